@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev — see Scripts/install-deps.sh.
+// Only the C++ shim sees their headers; Swift reaches it through a plain C header.
+let systemIncludes = ["-I/usr/include/opencv4", "-I/usr/include/eigen3"]
+let shimLibraries: [LinkerSetting] = [
+    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
+    "opencv_flann", "ceres", "glog", "gflags",
+].map { .linkedLibrary($0) }
+
+let package = Package(
+    name: "Photogrammetry",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ReconstructionCore", targets: ["ReconstructionCore"]),
+        .library(name: "Reconstruction", targets: ["Reconstruction"]),
+        .library(name: "CaptureIO", targets: ["CaptureIO"]),
+        .library(name: "ModelExport", targets: ["ModelExport"]),
+        .executable(name: "photogrammetry", targets: ["photogrammetry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C/C++ shim: the only code that includes OpenCV, Ceres and Eigen. Public header is plain C.
+        .target(
+            name: "CReconstruction",
+            cxxSettings: [.unsafeFlags(systemIncludes + ["-O2", "-DNDEBUG", "-fno-math-errno"])],
+            linkerSettings: shimLibraries
+        ),
+        // Pure core: geometry, scene types, evaluation maths. No I/O.
+        .target(name: "ReconstructionCore"),
+        // Pipeline: stages, bridge over the C ABI, scheduling.
+        .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction"]),
+        // Formats: reading captures and ground truth; writing pose and model files.
+        .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
+        .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
+        // CLI: argument parsing and wiring only.
+        .executableTarget(
+            name: "photogrammetry",
+            dependencies: [
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
+        .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
+        .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

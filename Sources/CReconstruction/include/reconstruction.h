@@ -1,0 +1,180 @@
+// Plain C interface to the C++ reconstruction kernels (OpenCV, Ceres, Eigen).
+// No C++ type appears here; every function catches all exceptions and returns a status.
+// Pixel coordinates follow COLMAP: the image's top-left corner is (0, 0), the first pixel's
+// centre is (0.5, 0.5). Rotations are row-major 3×3 matrices; poses map world to camera.
+#ifndef RECONSTRUCTION_H
+#define RECONSTRUCTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes returned by every function.
+enum {
+    RC_OK = 0,
+    RC_INVALID_ARGUMENT = 1,  ///< a null pointer, a size out of range, an empty buffer
+    RC_DECODE_FAILED = 2,     ///< the bytes are not an image the decoder can read
+    RC_ESTIMATION_FAILED = 3, ///< a robust estimator found no model with enough support
+    RC_INTERNAL = 4,          ///< an exception from a library; the message says which
+};
+
+/// Error detail written by a failing call (untouched on success).
+typedef struct {
+    char message[512];
+} rc_error;
+
+// MARK: Features
+
+typedef struct {
+    /// Images larger than this (longest side, pixels) are resized before detection; 0: no limit.
+    /// Keypoints are still reported in the decoded image's pixels.
+    int32_t max_image_dimension;
+    /// Scale of the image given to SIFT relative to the (possibly resized) image, in (0, 1].
+    /// SIFT doubles its input, so 0.5 starts the scale space at the image's own resolution.
+    float detection_scale;
+    /// Keep at most this many keypoints, strongest first; 0 keeps all.
+    int32_t max_features;
+    /// SIFT contrast threshold (OpenCV scale, default 0.04; lower finds more).
+    float contrast_threshold;
+    /// SIFT edge threshold (default 10).
+    float edge_threshold;
+} rc_feature_options;
+
+/// SIFT keypoints and RootSIFT descriptors of one image.
+typedef struct rc_features rc_features;
+
+typedef struct {
+    int32_t image_width;   ///< decoded image width, pixels
+    int32_t image_height;  ///< decoded image height, pixels
+    int32_t count;         ///< number of keypoints
+} rc_features_info;
+
+/// Decodes an encoded image (JPEG, PNG, TIFF, WebP, …) and extracts features.
+int32_t rc_extract_features(const uint8_t* encoded, size_t length, const rc_feature_options* options,
+                            rc_features** out, rc_error* error);
+void rc_features_get_info(const rc_features* features, rc_features_info* info);
+/// Copies the results: keypoints as (x, y, scale, orientation radians) × count, descriptors as
+/// 128 bytes × count (RootSIFT scaled to 0…255), colours as RGB × count. Any pointer may be null.
+void rc_features_copy(const rc_features* features, float* keypoints, uint8_t* descriptors, uint8_t* colors);
+void rc_features_free(rc_features* features);
+
+// MARK: Matching
+
+typedef struct {
+    /// Lowe's ratio test: best distance / second-best distance must be below this.
+    float max_ratio;
+    /// Largest accepted descriptor distance (unit-norm descriptors, 0…√2).
+    float max_distance;
+    /// Keep only mutual nearest neighbours.
+    int32_t cross_check;
+} rc_match_options;
+
+/// Nearest-neighbour matching of 128-byte descriptors. Writes pairs (index1, index2) to `matches`,
+/// which must hold 2 × min(count1, count2) entries; `match_count` receives the number of pairs.
+int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t count1, const uint8_t* descriptors2,
+                             int32_t count2, const rc_match_options* options, int32_t* matches,
+                             int32_t* match_count, rc_error* error);
+
+// MARK: Two-view geometry
+
+typedef struct {
+    /// Largest accepted error: Sampson distance in normalised units for the essential matrix,
+    /// pixels for the fundamental matrix.
+    double max_error;
+    /// RANSAC confidence (0…1).
+    double confidence;
+    /// RANSAC iteration cap.
+    int32_t max_iterations;
+} rc_ransac_options;
+
+/// Essential matrix from normalised image coordinates (x, y per point, K⁻¹ applied), then the
+/// relative pose (second camera from first; |t| = 1). `inlier_mask` receives 1 for points that
+/// fit E and lie in front of both cameras.
+int32_t rc_estimate_relative_pose(const double* points1, const double* points2, int32_t count,
+                                  const rc_ransac_options* options, double* rotation, double* translation,
+                                  uint8_t* inlier_mask, int32_t* inlier_count, rc_error* error);
+
+/// Fundamental matrix from pixel coordinates; `inlier_mask` receives 1 for inliers.
+int32_t rc_estimate_fundamental(const double* points1, const double* points2, int32_t count,
+                                const rc_ransac_options* options, double* fundamental, uint8_t* inlier_mask,
+                                int32_t* inlier_count, rc_error* error);
+
+/// Homography from pixel coordinates (used to tell planar / pure-rotation pairs apart).
+int32_t rc_estimate_homography(const double* points1, const double* points2, int32_t count,
+                               const rc_ransac_options* options, double* homography, uint8_t* inlier_mask,
+                               int32_t* inlier_count, rc_error* error);
+
+// MARK: Absolute pose
+
+/// Camera pose from 3D points and their normalised image coordinates (RANSAC P3P, then
+/// Levenberg–Marquardt on the inliers). `max_error` is in normalised units; `focal_length` (pixels)
+/// only rescales the problem for numerical conditioning. Writes the camera-from-world pose.
+int32_t rc_estimate_absolute_pose(const double* points3d, const double* points2d, int32_t count,
+                                  const rc_ransac_options* options, double focal_length, double* rotation,
+                                  double* translation, uint8_t* inlier_mask, int32_t* inlier_count,
+                                  rc_error* error);
+
+// MARK: Bundle adjustment
+
+enum {
+    RC_REFINE_FOCAL = 1,
+    RC_REFINE_PRINCIPAL_POINT = 2,
+    RC_REFINE_K1 = 4,
+    RC_REFINE_K2 = 8,
+};
+
+enum { RC_LOSS_TRIVIAL = 0, RC_LOSS_HUBER = 1, RC_LOSS_CAUCHY = 2 };
+
+/// A bundle-adjustment problem as flat buffers; parameters are updated in place.
+typedef struct {
+    int32_t camera_count;
+    /// 6 per camera: fx, fy, cx, cy, k1, k2 (pixels; k on normalised coordinates).
+    double* cameras;
+    /// Per camera, a mask of RC_REFINE_* flags; 0 holds the camera fixed. Focal refinement keeps fx/fy.
+    const int32_t* camera_refine;
+    int32_t image_count;
+    /// 7 per image: camera-from-world quaternion (w, x, y, z) then translation.
+    double* poses;
+    /// Per image, its camera index.
+    const int32_t* image_camera;
+    /// Per image, 1 to hold its pose fixed.
+    const uint8_t* pose_fixed;
+    /// An image whose translation component `scale_anchor_axis` is held fixed (gauge), or -1.
+    int32_t scale_anchor_image;
+    int32_t scale_anchor_axis;
+    int32_t point_count;
+    /// 3 per point, world coordinates.
+    double* points;
+    int32_t observation_count;
+    /// Per observation: image index, point index, and pixel (x, y).
+    const int32_t* observation_image;
+    const int32_t* observation_point;
+    const double* observation_xy;
+} rc_bundle_problem;
+
+typedef struct {
+    int32_t max_iterations;
+    int32_t loss;               ///< RC_LOSS_*
+    double loss_scale_pixels;   ///< where the robust loss starts to down-weight residuals
+    double function_tolerance;  ///< relative cost change that stops the solver
+    int32_t num_threads;
+} rc_bundle_options;
+
+typedef struct {
+    double initial_cost;  ///< ½ Σ ρ(residual²), pixels²
+    double final_cost;
+    int32_t iterations;
+    int32_t usable;       ///< 1 if the solution can be used
+} rc_bundle_summary;
+
+int32_t rc_bundle_adjust(rc_bundle_problem* problem, const rc_bundle_options* options,
+                         rc_bundle_summary* summary, rc_error* error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,72 @@
+/// Camera metadata read from a JPEG's EXIF block; every field is nil when absent or unusable.
+public struct ExifCameraInfo: Equatable, Sendable {
+    /// Camera maker (tag 0x010F), trimmed.
+    public var make: String?
+    /// Camera model (tag 0x0110), trimmed.
+    public var model: String?
+    /// Lens focal length in millimetres (tag 0x920A).
+    public var focalLengthMillimetres: Double?
+    /// 35 mm-equivalent focal length in millimetres (tag 0xA405); nil when the file says 0 (unknown).
+    public var focalLengthIn35mmFilm: Double?
+    /// Sensor pixels per `focalPlaneResolutionUnit` along x (tag 0xA20E).
+    public var focalPlaneXResolution: Double?
+    /// Unit of `focalPlaneXResolution` (tag 0xA210): 2 = inch, 3 = centimetre, 4 = millimetre.
+    public var focalPlaneResolutionUnit: Int?
+    /// Width and height in pixels of the image as the camera wrote it (tags 0xA002, 0xA003).
+    public var pixelXDimension: Int?
+    public var pixelYDimension: Int?
+
+    public init(make: String? = nil, model: String? = nil, focalLengthMillimetres: Double? = nil,
+                focalLengthIn35mmFilm: Double? = nil, focalPlaneXResolution: Double? = nil,
+                focalPlaneResolutionUnit: Int? = nil, pixelXDimension: Int? = nil, pixelYDimension: Int? = nil) {
+        self.make = make
+        self.model = model
+        self.focalLengthMillimetres = focalLengthMillimetres
+        self.focalLengthIn35mmFilm = focalLengthIn35mmFilm
+        self.focalPlaneXResolution = focalPlaneXResolution
+        self.focalPlaneResolutionUnit = focalPlaneResolutionUnit
+        self.pixelXDimension = pixelXDimension
+        self.pixelYDimension = pixelYDimension
+    }
+
+    /// True when no field was found.
+    public var isEmpty: Bool { self == ExifCameraInfo() }
+
+    /// Millimetres per unit of `focalPlaneXResolution`; EXIF's default unit is the inch.
+    var millimetresPerFocalPlaneUnit: Double? {
+        switch focalPlaneResolutionUnit ?? 2 {
+        case 2: return 25.4
+        case 3: return 10
+        case 4: return 1
+        default: return nil
+        }
+    }
+
+    /// The focal length in pixels for an image of `imageWidth` × `imageHeight` pixels, or nil
+    /// when the metadata cannot give one.
+    ///
+    /// Prefers the 35 mm-equivalent focal length: f35 · max(w, h) / 36 (a 36 mm wide full frame).
+    /// Otherwise uses focal length (mm) × focal-plane resolution (pixels per mm); when the camera's
+    /// own image size is known the result is scaled to the given image size (by the ratio of the
+    /// longer sides when both EXIF dimensions are known, which also covers rotated images; else by
+    /// imageWidth / PixelXDimension).
+    public func focalLengthPixels(imageWidth: Int, imageHeight: Int) -> Double? {
+        guard imageWidth > 0, imageHeight > 0 else { return nil }
+        if let f35 = focalLengthIn35mmFilm, f35.isFinite, f35 > 0 {
+            return f35 * Double(max(imageWidth, imageHeight)) / 36
+        }
+        guard let focal = focalLengthMillimetres, focal.isFinite, focal > 0,
+              let resolution = focalPlaneXResolution, resolution.isFinite, resolution > 0,
+              let unit = millimetresPerFocalPlaneUnit
+        else { return nil }
+        var pixels = focal * resolution / unit
+        if let px = pixelXDimension, px > 0 {
+            if let py = pixelYDimension, py > 0 {
+                pixels *= Double(max(imageWidth, imageHeight)) / Double(max(px, py))
+            } else {
+                pixels *= Double(imageWidth) / Double(px)
+            }
+        }
+        return pixels.isFinite && pixels > 0 ? pixels : nil
+    }
+}

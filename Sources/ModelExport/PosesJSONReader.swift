@@ -1,0 +1,82 @@
+import Foundation
+import ReconstructionCore
+
+/// Reads the camera poses back from a `poses.json` written by `PosesJSONWriter`.
+public enum PosesJSONReader {
+    /// One `NamedPose` per image entry, in file order: the camera-to-world transform built from
+    /// the rotation quaternion [w, x, y, z] and the camera centre, or nil for an unregistered image.
+    /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
+    public static func load(_ url: URL) throws -> [NamedPose] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ModelExportError(file: url, "cannot read poses file: \(error.localizedDescription)")
+        }
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw ModelExportError(file: url, "not a poses.json document: \(describe(error))")
+        }
+        if let convention = document.convention, convention != "camera_to_world" {
+            throw ModelExportError(file: url, "convention is \"\(convention)\", expected \"camera_to_world\"")
+        }
+        if let order = document.quaternionOrder, order != "wxyz" {
+            throw ModelExportError(file: url, "quaternion_order is \"\(order)\", expected \"wxyz\"")
+        }
+        return try document.images.enumerated().map { index, entry in
+            let label = "image \(index) (\"\(entry.file)\")"
+            guard entry.registered else { return NamedPose(name: entry.file, worldFromCamera: nil) }
+            guard let q = entry.rotation, q.count == 4, q.allSatisfy(\.isFinite) else {
+                throw ModelExportError(file: url, "\(label): registered but \"rotation\" is not 4 finite numbers [w, x, y, z]")
+            }
+            let norm = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).squareRoot()
+            guard abs(norm - 1) < 1e-6 else {
+                throw ModelExportError(file: url, "\(label): rotation quaternion has norm \(norm), expected 1")
+            }
+            guard let t = entry.translation, t.count == 3, t.allSatisfy(\.isFinite) else {
+                throw ModelExportError(file: url, "\(label): registered but \"translation\" is not 3 finite numbers")
+            }
+            let rotation = UnitQuaternion(w: q[0], x: q[1], y: q[2], z: q[3]).matrix
+            return NamedPose(name: entry.file,
+                             worldFromCamera: RigidTransform(rotation: rotation, translation: Vector3(t[0], t[1], t[2])))
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\" at \(path(context))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(path(context)): \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context):
+            return "invalid JSON: \(context.debugDescription)"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return keys.isEmpty ? "top level" : keys
+    }
+
+    private struct Document: Decodable {
+        var convention: String?
+        var quaternionOrder: String?
+        var images: [Entry]
+
+        enum CodingKeys: String, CodingKey {
+            case convention, images
+            case quaternionOrder = "quaternion_order"
+        }
+    }
+
+    private struct Entry: Decodable {
+        var file: String
+        var registered: Bool
+        var rotation: [Double]?
+        var translation: [Double]?
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import ReconstructionCore
+
+/// Writes `poses.json`: every input image in scene order with, when registered, its
+/// camera-to-world pose and intrinsics, and otherwise the reason it is not registered.
+///
+/// Rotations are camera-to-world unit quaternions [w, x, y, z] with w ≥ 0; translations are
+/// camera centres in world coordinates (scene units). Camera axes: x right, y down, z forward
+/// (OpenCV/COLMAP). Pixel origin: the image's top-left corner; first pixel centre at (0.5, 0.5).
+public enum PosesJSONWriter {
+    /// The default description of the world frame, written under "axes"/"world".
+    public static let defaultWorldDescription =
+        "the reconstruction's frame: an arbitrary similarity transform (rotation, translation and scale) of the real world; units are not metric unless the scale is known"
+
+    /// Writes `scene`'s poses to the file `url` (parent directories created, written atomically).
+    /// - Parameter worldDescription: text describing the world frame.
+    /// - Throws: `ModelExportError` naming the file.
+    public static func write(scene: SparseScene, to url: URL,
+                             worldDescription: String = defaultWorldDescription) throws {
+        let data: Data
+        do {
+            data = try jsonData(scene: scene, worldDescription: worldDescription)
+        } catch {
+            throw ModelExportError(file: url, "cannot encode poses as JSON: \(error)")
+        }
+        try AtomicFileWriter.write(data, to: url)
+    }
+
+    /// The JSON document (pretty-printed, sorted keys, full double precision).
+    public static func jsonData(scene: SparseScene, worldDescription: String = defaultWorldDescription) throws -> Data {
+        let images = scene.images.map { image -> ImageEntry in
+            guard let cameraFromWorld = image.cameraFromWorld else {
+                return ImageEntry(file: image.name, registered: false,
+                                  reason: image.unregisteredReason ?? "not registered")
+            }
+            let worldFromCamera = cameraFromWorld.inverse
+            let k = image.intrinsics
+            return ImageEntry(
+                file: image.name, registered: true,
+                rotation: UnitQuaternion(worldFromCamera.rotation).array,
+                translation: worldFromCamera.translation.array,
+                intrinsics: Intrinsics(model: k.hasDistortion ? "RADIAL" : "PINHOLE", width: k.width, height: k.height,
+                                       fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, k1: k.k1, k2: k.k2,
+                                       source: image.intrinsicsSource.rawValue))
+        }
+        let document = Document(
+            convention: "camera_to_world",
+            axes: Axes(camera: "x right, y down, z forward (OpenCV/COLMAP)", world: worldDescription),
+            pixelOrigin: "top-left corner; first pixel centre at (0.5, 0.5)",
+            quaternionOrder: "wxyz",
+            registeredCount: scene.registeredCount,
+            imageCount: scene.images.count,
+            images: images)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(document)
+    }
+
+    private struct Document: Encodable {
+        var convention: String
+        var axes: Axes
+        var pixelOrigin: String
+        var quaternionOrder: String
+        var registeredCount: Int
+        var imageCount: Int
+        var images: [ImageEntry]
+
+        enum CodingKeys: String, CodingKey {
+            case convention, axes, images
+            case pixelOrigin = "pixel_origin"
+            case quaternionOrder = "quaternion_order"
+            case registeredCount = "registered_count"
+            case imageCount = "image_count"
+        }
+    }
+
+    private struct Axes: Encodable {
+        var camera: String
+        var world: String
+    }
+
+    private struct ImageEntry: Encodable {
+        var file: String
+        var registered: Bool
+        /// Camera-to-world quaternion [w, x, y, z], w ≥ 0.
+        var rotation: [Double]? = nil
+        /// Camera centre in world coordinates.
+        var translation: [Double]? = nil
+        var intrinsics: Intrinsics? = nil
+        var reason: String? = nil
+    }
+
+    private struct Intrinsics: Encodable {
+        var model: String
+        var width: Int
+        var height: Int
+        var fx: Double
+        var fy: Double
+        var cx: Double
+        var cy: Double
+        var k1: Double
+        var k2: Double
+        var source: String
+    }
+}

@@ -1,0 +1,413 @@
+import Foundation
+import ReconstructionCore
+
+/// Incremental structure from motion: initialise from the best two-view geometry, then register
+/// images one by one (PnP), triangulate new tracks, and bundle-adjust as the model grows.
+public struct IncrementalMapper {
+    public struct Options: Sendable, Equatable {
+        /// Reprojection error (pixels) above which an observation is an outlier.
+        public var maxReprojectionErrorPixels = 4.0
+        /// Outlier threshold of the final filtering pass, in pixels.
+        public var finalMaxReprojectionErrorPixels = 2.0
+        /// Points seen under a smaller angle (degrees) are too poorly conditioned to keep.
+        public var minTriangulationAngleDegrees = 1.5
+        /// The initial pair's median triangulation angle must reach this (degrees).
+        public var minInitialPairAngleDegrees = 4.0
+        /// PnP RANSAC inlier threshold in pixels.
+        public var absolutePoseMaxErrorPixels = 4.0
+        /// An image registers only with at least this many 2D–3D inliers.
+        public var minRegistrationInliers = 30
+        /// …and at least this fraction of its 2D–3D correspondences as inliers.
+        public var minRegistrationInlierRatio = 0.2
+        /// A global bundle adjustment runs when the registered count has grown by this factor.
+        public var globalAdjustmentGrowth = 1.25
+        /// Bundle adjustment during growth.
+        public var growthAdjustment: BundleAdjuster.Options = {
+            var o = BundleAdjuster.Options()
+            o.maxIterations = 20
+            o.functionTolerance = 1e-4
+            return o
+        }()
+        /// The final, converged bundle adjustment.
+        public var finalAdjustment: BundleAdjuster.Options = {
+            var o = BundleAdjuster.Options()
+            o.maxIterations = 100
+            o.functionTolerance = 1e-7
+            return o
+        }()
+        /// Refine given (known) intrinsics too.
+        public var refineGivenIntrinsics = false
+        public init() {}
+    }
+
+    /// Per-image input: features and the camera model it starts from.
+    public struct ImageInput: Sendable {
+        public var features: ImageFeatures
+        public var intrinsics: CameraIntrinsics
+        public var intrinsicsSource: IntrinsicsSource
+        /// Images with equal `cameraGroup` share one set of intrinsics in bundle adjustment.
+        public var cameraGroup: Int
+    }
+
+    public let options: Options
+    let images: [ImageInput]
+    let tracks: FeatureTracks
+    let geometries: [TwoViewGeometry]
+
+    // State.
+    var cameraIntrinsics: [Int: CameraIntrinsics] = [:]
+    var cameraFromWorld: [RigidTransform?]
+    var failureReason: [String?]
+    var points: [Vector3?]
+    /// Per track, per observation: does it support the track's point.
+    var inlier: [[Bool]]
+    var fixedImage = -1
+    var scaleAnchorImage = -1
+    var registeredAtLastGlobalAdjustment = 0
+    var adjustmentCount = 0
+
+    public init(images: [ImageInput], tracks: FeatureTracks, geometries: [TwoViewGeometry], options: Options = Options()) {
+        self.images = images
+        self.tracks = tracks
+        self.geometries = geometries
+        self.options = options
+        cameraFromWorld = Array(repeating: nil, count: images.count)
+        failureReason = Array(repeating: nil, count: images.count)
+        points = Array(repeating: nil, count: tracks.tracks.count)
+        inlier = tracks.tracks.map { Array(repeating: false, count: $0.count) }
+        for image in images where cameraIntrinsics[image.cameraGroup] == nil {
+            cameraIntrinsics[image.cameraGroup] = image.intrinsics
+        }
+    }
+
+    public enum MapperError: Error, CustomStringConvertible {
+        case noInitialPair(String)
+        public var description: String {
+            switch self {
+            case .noInitialPair(let why): return "no image pair could start the reconstruction: \(why)"
+            }
+        }
+    }
+
+    func intrinsics(of image: Int) -> CameraIntrinsics { cameraIntrinsics[images[image].cameraGroup]! }
+    var registered: [Int] { cameraFromWorld.indices.filter { cameraFromWorld[$0] != nil } }
+
+    func keypoint(_ o: SparseScene.Observation) -> (x: Double, y: Double) {
+        images[o.imageIndex].features.position(o.keypointIndex)
+    }
+
+    func reprojectionError(_ point: Vector3, _ o: SparseScene.Observation) -> Double? {
+        guard let pose = cameraFromWorld[o.imageIndex],
+              let p = intrinsics(of: o.imageIndex).project(pose.apply(point)) else { return nil }
+        let k = keypoint(o)
+        return ((p.x - k.x) * (p.x - k.x) + (p.y - k.y) * (p.y - k.y)).squareRoot()
+    }
+
+    // MARK: Running
+
+    /// Runs the whole reconstruction, reporting the registered count after each registration.
+    public mutating func run(progress: (Int) -> Void = { _ in }) throws -> SparseScene {
+        try initialize()
+        progress(registered.count)
+        var failedAttempts = [Int](repeating: 0, count: images.count)
+        while true {
+            let candidates = nextImageCandidates(excludingFailures: failedAttempts)
+            guard !candidates.isEmpty else { break }
+            var registeredOne = false
+            for (image, _) in candidates.prefix(5) {
+                if register(image) {
+                    registeredOne = true
+                    extendTracks(into: image)
+                    adjustAfterRegistration(of: image)
+                    progress(registered.count)
+                    break
+                } else {
+                    failedAttempts[image] += 1
+                }
+            }
+            if !registeredOne && candidates.count <= 5 { break }
+        }
+        finish()
+        return makeScene()
+    }
+
+    // MARK: Initialisation
+
+    mutating func initialize() throws {
+        let candidates = geometries.filter { $0.secondFromFirst != nil || true }
+            .sorted { $0.inlierCount > $1.inlierCount }
+        var best: (TwoViewGeometry, RigidTransform, Double)?
+        for g in candidates.prefix(30) {
+            guard let pose = relativePose(g) else { continue }
+            let angle = g.medianTriangulationAngleDegrees ?? PairVerifier.medianTriangulationAngle(
+                pose: pose, features1: images[g.pair.first].features, features2: images[g.pair.second].features,
+                keypoints1: g.keypoints1, keypoints2: g.keypoints2,
+                intrinsics1: intrinsics(of: g.pair.first), intrinsics2: intrinsics(of: g.pair.second))
+            // Prefer many inliers on a non-planar, well-conditioned pair.
+            if angle >= options.minInitialPairAngleDegrees && g.homographyInlierRatio < 0.95 {
+                best = (g, pose, angle)
+                break
+            }
+            if best == nil || angle > best!.2 { best = (g, pose, angle) }
+        }
+        guard let (pair, pose, _) = best else {
+            throw MapperError.noInitialPair("no verified pair with a relative pose")
+        }
+        let first = pair.pair.first, second = pair.pair.second
+        cameraFromWorld[first] = .identity
+        cameraFromWorld[second] = pose
+        fixedImage = first
+        scaleAnchorImage = second
+        for (t, track) in tracks.tracks.enumerated() where track.contains(where: { $0.imageIndex == first })
+            && track.contains(where: { $0.imageIndex == second }) {
+            triangulate(track: t)
+        }
+        let count = points.lazy.compactMap { $0 }.count
+        guard count >= options.minRegistrationInliers else {
+            throw MapperError.noInitialPair("the best pair \(pair.pair) triangulates only \(count) points")
+        }
+        globalAdjustment(options.growthAdjustment, refineIntrinsics: false)
+        filterObservations(maxError: options.maxReprojectionErrorPixels)
+    }
+
+    /// The pair's relative pose: from verification, or from an essential matrix on its inliers.
+    func relativePose(_ g: TwoViewGeometry) -> RigidTransform? {
+        if let pose = g.secondFromFirst { return pose }
+        let f1 = images[g.pair.first].features, f2 = images[g.pair.second].features
+        var n1 = [Double](), n2 = [Double]()
+        for (a, b) in zip(g.keypoints1, g.keypoints2) {
+            let p = f1.position(Int(a)), q = f2.position(Int(b))
+            let u = intrinsics(of: g.pair.first).normalized(x: p.x, y: p.y)
+            let v = intrinsics(of: g.pair.second).normalized(x: q.x, y: q.y)
+            n1 += [u.u, u.v]
+            n2 += [v.u, v.v]
+        }
+        let focal = intrinsics(of: g.pair.first).meanFocalLength
+        return try? GeometryEstimators.relativePose(
+            normalized1: n1, normalized2: n2, options: RansacOptions(maxError: 8 / focal)).model
+    }
+
+    // MARK: Registration
+
+    /// Unregistered images ordered by how many triangulated points they see.
+    func nextImageCandidates(excludingFailures failures: [Int]) -> [(Int, Int)] {
+        var out: [(Int, Int)] = []
+        for image in images.indices where cameraFromWorld[image] == nil && failures[image] < 3 {
+            var visible = 0
+            for t in tracks.trackOfKeypoint[image] where t >= 0 && points[Int(t)] != nil { visible += 1 }
+            if visible >= options.minRegistrationInliers { out.append((image, visible)) }
+        }
+        return out.sorted { $0.1 > $1.1 }
+    }
+
+    mutating func register(_ image: Int) -> Bool {
+        let k = intrinsics(of: image)
+        var world: [Vector3] = [], normalized: [Double] = []
+        for (keypoint, t) in tracks.trackOfKeypoint[image].enumerated() where t >= 0 {
+            guard let x = points[Int(t)] else { continue }
+            let p = images[image].features.position(keypoint)
+            let n = k.normalized(x: p.x, y: p.y)
+            world.append(x)
+            normalized += [n.u, n.v]
+        }
+        do {
+            let estimate = try GeometryEstimators.absolutePose(
+                worldPoints: world, normalized: normalized, focalLengthPixels: k.meanFocalLength,
+                options: RansacOptions(maxError: options.absolutePoseMaxErrorPixels / k.meanFocalLength))
+            let inliers = estimate.inlierCount
+            guard inliers >= options.minRegistrationInliers,
+                  Double(inliers) >= options.minRegistrationInlierRatio * Double(world.count)
+            else {
+                failureReason[image] = "pose estimation found only \(inliers) inliers among \(world.count) 2D-3D correspondences"
+                return false
+            }
+            cameraFromWorld[image] = estimate.model
+            failureReason[image] = nil
+            return true
+        } catch {
+            failureReason[image] = "pose estimation failed with \(world.count) 2D-3D correspondences: \(error)"
+            return false
+        }
+    }
+
+    // MARK: Triangulation
+
+    /// (Re)triangulates a track from its observations in registered images; true if it has a point.
+    @discardableResult
+    mutating func triangulate(track t: Int) -> Bool {
+        let track = tracks.tracks[t]
+        var rays: [Triangulation.Ray] = []
+        var used: [Int] = []
+        for (i, o) in track.enumerated() {
+            guard let pose = cameraFromWorld[o.imageIndex] else { continue }
+            let k = keypoint(o)
+            let n = intrinsics(of: o.imageIndex).normalized(x: k.x, y: k.y)
+            rays.append(Triangulation.Ray(origin: pose.cameraCentreInWorld, direction: pose.rotation.transposed * Vector3(n.u, n.v, 1)))
+            used.append(i)
+        }
+        guard rays.count >= 2, let x = Triangulation.point(closestTo: rays) else { return false }
+        points[t] = x
+        return updateInliers(track: t, maxError: options.maxReprojectionErrorPixels)
+    }
+
+    /// Marks which observations support track `t`'s point; drops the point if fewer than two do
+    /// or if its supporting rays are too close to parallel.
+    @discardableResult
+    mutating func updateInliers(track t: Int, maxError: Double) -> Bool {
+        guard let x = points[t] else { return false }
+        let track = tracks.tracks[t]
+        var centres: [Vector3] = []
+        for (i, o) in track.enumerated() {
+            let ok = (reprojectionError(x, o) ?? .infinity) <= maxError
+            inlier[t][i] = ok
+            if ok { centres.append(cameraFromWorld[o.imageIndex]!.cameraCentreInWorld) }
+        }
+        var maxAngle = 0.0
+        if centres.count >= 2 {
+            outer: for a in 0..<centres.count {
+                for b in (a + 1)..<centres.count {
+                    maxAngle = max(maxAngle, Triangulation.angleDegrees(point: x, centre1: centres[a], centre2: centres[b]))
+                    if maxAngle >= options.minTriangulationAngleDegrees { break outer }
+                }
+            }
+        }
+        if centres.count < 2 || maxAngle < options.minTriangulationAngleDegrees {
+            points[t] = nil
+            for i in inlier[t].indices { inlier[t][i] = false }
+            return false
+        }
+        return true
+    }
+
+    /// After registering `image`: continue existing points into it and triangulate new tracks.
+    mutating func extendTracks(into image: Int) {
+        for t in tracks.trackOfKeypoint[image] where t >= 0 {
+            let track = Int(t)
+            if points[track] != nil {
+                updateInliers(track: track, maxError: options.maxReprojectionErrorPixels)
+            } else {
+                triangulate(track: track)
+            }
+        }
+    }
+
+    // MARK: Adjustment
+
+    mutating func adjustAfterRegistration(of image: Int) {
+        let count = registered.count
+        if Double(count) >= options.globalAdjustmentGrowth * Double(registeredAtLastGlobalAdjustment) {
+            globalAdjustment(options.growthAdjustment, refineIntrinsics: count >= 3)
+            filterObservations(maxError: options.maxReprojectionErrorPixels)
+        } else {
+            localAdjustment(around: image)
+        }
+    }
+
+    /// Refines the new image and the points it sees; other cameras stay fixed.
+    mutating func localAdjustment(around image: Int) {
+        var trackSet: [Int] = []
+        for t in tracks.trackOfKeypoint[image] where t >= 0 && points[Int(t)] != nil { trackSet.append(Int(t)) }
+        adjust(tracks: trackSet, variableImages: [image], options: options.growthAdjustment, refineIntrinsics: false)
+        for t in trackSet { updateInliers(track: t, maxError: options.maxReprojectionErrorPixels) }
+    }
+
+    mutating func globalAdjustment(_ o: BundleAdjuster.Options, refineIntrinsics: Bool) {
+        let all = points.indices.filter { points[$0] != nil }
+        adjust(tracks: all, variableImages: Set(registered), options: o, refineIntrinsics: refineIntrinsics)
+        registeredAtLastGlobalAdjustment = registered.count
+    }
+
+    mutating func adjust(tracks trackSet: [Int], variableImages: Set<Int>, options o: BundleAdjuster.Options,
+                         refineIntrinsics: Bool) {
+        var problem = BundleAdjustmentProblem()
+        var cameraIndex: [Int: Int] = [:]
+        var imageIndex: [Int: Int] = [:]
+        for group in Set(registered.map { images[$0].cameraGroup }).sorted() {
+            let source = images.first { $0.cameraGroup == group }!.intrinsicsSource
+            let refinable = source != .given || options.refineGivenIntrinsics
+            let refine: BundleAdjustmentProblem.Refinement = refineIntrinsics && refinable ? [.focalLength, .k1] : []
+            cameraIndex[group] = problem.addCamera(cameraIntrinsics[group]!, refine: refine)
+        }
+        func ensureImage(_ image: Int) -> Int {
+            if let i = imageIndex[image] { return i }
+            let fixed = !variableImages.contains(image) || image == fixedImage
+            let i = problem.addImage(cameraFromWorld: cameraFromWorld[image]!, camera: cameraIndex[images[image].cameraGroup]!, fixed: fixed)
+            imageIndex[image] = i
+            return i
+        }
+        var pointIndex: [Int] = []
+        for t in trackSet {
+            guard let x = points[t] else { continue }
+            let p = problem.addPoint(x)
+            pointIndex.append(t)
+            for (i, o) in tracks.tracks[t].enumerated() where inlier[t][i] {
+                let k = keypoint(o)
+                problem.addObservation(image: ensureImage(o.imageIndex), point: p, x: k.x, y: k.y)
+            }
+        }
+        guard !problem.observationImage.isEmpty else { return }
+        if let anchor = imageIndex[scaleAnchorImage], variableImages.contains(scaleAnchorImage), fixedImage >= 0,
+           imageIndex[fixedImage] != nil {
+            let t = cameraFromWorld[scaleAnchorImage]!.translation
+            let axis = [abs(t.x), abs(t.y), abs(t.z)].enumerated().max { $0.element < $1.element }!.offset
+            problem.scaleAnchor = (anchor, axis)
+        }
+        adjustmentCount += 1
+        do {
+            try BundleAdjuster(options: o).solve(&problem)
+        } catch {
+            return  // keep the previous estimate; the caller's filtering still applies
+        }
+        for (group, c) in cameraIndex { cameraIntrinsics[group] = problem.cameras[c] }
+        for (image, i) in imageIndex where variableImages.contains(image) { cameraFromWorld[image] = problem.cameraFromWorld[i] }
+        for (p, t) in pointIndex.enumerated() { points[t] = problem.points[p] }
+    }
+
+    mutating func filterObservations(maxError: Double) {
+        for t in points.indices where points[t] != nil { updateInliers(track: t, maxError: maxError) }
+    }
+
+    // MARK: Finishing
+
+    mutating func finish() {
+        // Retriangulate tracks that lost or never had a point, now that all cameras are known.
+        for t in points.indices where points[t] == nil { triangulate(track: t) }
+        globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+        filterObservations(maxError: options.maxReprojectionErrorPixels)
+        for t in points.indices where points[t] == nil { triangulate(track: t) }
+        globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+    }
+
+    func makeScene() -> SparseScene {
+        var scenePoints: [SparseScene.Point] = []
+        var pointOfKeypoint = images.map { [Int](repeating: -1, count: $0.features.count) }
+        for (t, track) in tracks.tracks.enumerated() {
+            guard let x = points[t] else { continue }
+            var observations: [SparseScene.Observation] = []
+            var errorSum = 0.0
+            for (i, o) in track.enumerated() where inlier[t][i] {
+                observations.append(o)
+                errorSum += reprojectionError(x, o) ?? 0
+                pointOfKeypoint[o.imageIndex][o.keypointIndex] = scenePoints.count
+            }
+            let c = images[observations[0].imageIndex].features.colors
+            let k = observations[0].keypointIndex
+            scenePoints.append(SparseScene.Point(position: x, rgb: (c[3 * k], c[3 * k + 1], c[3 * k + 2]),
+                                                 meanReprojectionErrorPixels: errorSum / Double(observations.count),
+                                                 track: observations))
+        }
+        let sceneImages = images.indices.map { i -> SparseScene.Image in
+            let f = images[i].features
+            let keypoints = (0..<f.count).map { SparseScene.Keypoint(x: f.positions[2 * $0], y: f.positions[2 * $0 + 1]) }
+            let reason = cameraFromWorld[i] == nil
+                ? (failureReason[i] ?? "too few matches to the reconstructed scene to estimate a pose") : nil
+            return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: images[i].intrinsicsSource,
+                                     cameraFromWorld: cameraFromWorld[i], unregisteredReason: reason,
+                                     keypoints: keypoints, pointIndexOfKeypoint: pointOfKeypoint[i])
+        }
+        return SparseScene(images: sceneImages, points: scenePoints)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import ReconstructionCore
+
+/// Matches one image pair and verifies the matches geometrically.
+public struct PairVerifier: Sendable {
+    public struct Options: Sendable, Equatable {
+        public var matcher = DescriptorMatcher.Options()
+        /// Epipolar inlier threshold in pixels (calibrated cameras: Sampson distance via E).
+        public var maxEpipolarErrorPixels = 1.5
+        /// Epipolar threshold in pixels when the focal length is only a guess (fundamental matrix).
+        public var maxEpipolarErrorUncalibratedPixels = 3.0
+        /// Pairs with fewer inliers are discarded.
+        public var minInliers = 20
+        /// RANSAC confidence.
+        public var confidence = 0.9999
+        /// RANSAC iteration cap.
+        public var maxIterations = 5_000
+        public init() {}
+    }
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Why a pair was not verified.
+    public enum Rejection: Error, Equatable {
+        case tooFewMatches(Int)
+        case tooFewInliers(Int)
+        case estimationFailed(String)
+    }
+
+    /// Matches and verifies images `pair.first` / `pair.second`. `calibrated` selects the essential
+    /// matrix (with the relative pose) over the fundamental matrix.
+    public func verify(pair: ImagePair, features1: ImageFeatures, features2: ImageFeatures,
+                       intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics, calibrated: Bool)
+        -> Result<TwoViewGeometry, Rejection>
+    {
+        let matches: [(Int32, Int32)]
+        do {
+            matches = try DescriptorMatcher(options: options.matcher).match(features1.descriptors, features2.descriptors)
+        } catch {
+            return .failure(.estimationFailed("\(error)"))
+        }
+        guard matches.count >= options.minInliers else { return .failure(.tooFewMatches(matches.count)) }
+
+        var pixels1 = [Double](), pixels2 = [Double]()
+        pixels1.reserveCapacity(2 * matches.count)
+        pixels2.reserveCapacity(2 * matches.count)
+        for (a, b) in matches {
+            let p = features1.position(Int(a)), q = features2.position(Int(b))
+            pixels1 += [p.x, p.y]
+            pixels2 += [q.x, q.y]
+        }
+
+        var mask: [Bool]
+        var secondFromFirst: RigidTransform?
+        do {
+            if calibrated {
+                let n1 = Self.normalize(pixels1, intrinsics1), n2 = Self.normalize(pixels2, intrinsics2)
+                let focal = (intrinsics1.meanFocalLength + intrinsics2.meanFocalLength) / 2
+                let estimate = try GeometryEstimators.relativePose(
+                    normalized1: n1, normalized2: n2,
+                    options: RansacOptions(maxError: options.maxEpipolarErrorPixels / focal,
+                                           confidence: options.confidence, maxIterations: options.maxIterations))
+                mask = estimate.inlierMask
+                secondFromFirst = estimate.model
+            } else {
+                let estimate = try GeometryEstimators.fundamental(
+                    pixels1: pixels1, pixels2: pixels2,
+                    options: RansacOptions(maxError: options.maxEpipolarErrorUncalibratedPixels,
+                                           confidence: options.confidence, maxIterations: options.maxIterations))
+                mask = estimate.inlierMask
+            }
+        } catch {
+            return .failure(.estimationFailed("\(error)"))
+        }
+        let inlierCount = mask.lazy.filter { $0 }.count
+        guard inlierCount >= options.minInliers else { return .failure(.tooFewInliers(inlierCount)) }
+
+        let homographyInliers = (try? GeometryEstimators.homography(
+            pixels1: pixels1, pixels2: pixels2,
+            options: RansacOptions(maxError: 4 * options.maxEpipolarErrorPixels, confidence: 0.999, maxIterations: 2_000)
+        ).inlierCount) ?? 0
+
+        var k1 = [Int32](), k2 = [Int32]()
+        k1.reserveCapacity(inlierCount)
+        k2.reserveCapacity(inlierCount)
+        for (i, m) in matches.enumerated() where mask[i] {
+            k1.append(m.0)
+            k2.append(m.1)
+        }
+        var angle: Double?
+        if let pose = secondFromFirst {
+            angle = Self.medianTriangulationAngle(pose: pose, features1: features1, features2: features2,
+                                                  keypoints1: k1, keypoints2: k2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
+        }
+        return .success(TwoViewGeometry(pair: pair, keypoints1: k1, keypoints2: k2, secondFromFirst: secondFromFirst,
+                                        medianTriangulationAngleDegrees: angle,
+                                        homographyInlierRatio: Double(homographyInliers) / Double(inlierCount)))
+    }
+
+    static func normalize(_ pixels: [Double], _ k: CameraIntrinsics) -> [Double] {
+        var out = [Double](repeating: 0, count: pixels.count)
+        for i in stride(from: 0, to: pixels.count, by: 2) {
+            let n = k.normalized(x: pixels[i], y: pixels[i + 1])
+            out[i] = n.u
+            out[i + 1] = n.v
+        }
+        return out
+    }
+
+    /// Median ray angle over the inliers for a two-view pose (first camera at the origin).
+    static func medianTriangulationAngle(pose: RigidTransform, features1: ImageFeatures, features2: ImageFeatures,
+                                         keypoints1: [Int32], keypoints2: [Int32],
+                                         intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics) -> Double
+    {
+        let centre2 = pose.cameraCentreInWorld
+        let rotation2T = pose.rotation.transposed
+        var angles: [Double] = []
+        angles.reserveCapacity(keypoints1.count)
+        for (a, b) in zip(keypoints1, keypoints2) {
+            let p = features1.position(Int(a)), q = features2.position(Int(b))
+            let n1 = intrinsics1.normalized(x: p.x, y: p.y), n2 = intrinsics2.normalized(x: q.x, y: q.y)
+            let rays = [Triangulation.Ray(origin: .zero, direction: Vector3(n1.u, n1.v, 1)),
+                        Triangulation.Ray(origin: centre2, direction: rotation2T * Vector3(n2.u, n2.v, 1))]
+            if let x = Triangulation.point(closestTo: rays) {
+                angles.append(Triangulation.angleDegrees(point: x, centre1: .zero, centre2: centre2))
+            }
+        }
+        return Statistics.median(angles)
+    }
+}

@@ -1,0 +1,80 @@
+/// Scores estimated camera poses against ground truth with the Strecha / openMVG protocol:
+/// a 7-DoF similarity aligns estimated centres to true centres; per camera, the distance between
+/// aligned and true centre and the angle of R_trueᵀ · R_aligned (camera-to-world rotations).
+public struct PoseAccuracyReport: Sendable, Codable, Equatable {
+    public struct CameraError: Sendable, Codable, Equatable {
+        public var name: String
+        public var registered: Bool
+        /// Distance between aligned and true centre, in ground-truth units (metres for Strecha).
+        public var positionError: Double?
+        /// Rotation error in degrees.
+        public var rotationErrorDegrees: Double?
+    }
+
+    public var cameraCount: Int
+    public var registeredCount: Int
+    public var medianPositionError: Double
+    public var maxPositionError: Double
+    public var medianRotationErrorDegrees: Double
+    public var maxRotationErrorDegrees: Double
+    /// Scale of the aligning similarity (ground-truth units per estimated unit).
+    public var alignmentScale: Double
+    public var cameras: [CameraError]
+}
+
+/// A camera pose to score: the camera-to-world transform, or nil when not registered.
+public struct NamedPose: Sendable {
+    public var name: String
+    public var worldFromCamera: RigidTransform?
+    public init(name: String, worldFromCamera: RigidTransform?) {
+        self.name = name
+        self.worldFromCamera = worldFromCamera
+    }
+}
+
+public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
+    case tooFewCommonCameras(Int)
+
+    public var description: String {
+        switch self {
+        case .tooFewCommonCameras(let n):
+            return "only \(n) registered camera(s) match the ground truth by name; at least 3 are needed to align"
+        }
+    }
+}
+
+extension PoseAccuracyReport {
+    /// Scores `estimated` against `groundTruth` (matched by name; every ground-truth camera counts).
+    public static func evaluate(estimated: [NamedPose], groundTruth: [NamedPose]) throws -> PoseAccuracyReport {
+        let estimatedByName = Dictionary(estimated.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var pairs: [(name: String, est: RigidTransform, truth: RigidTransform)] = []
+        for truth in groundTruth {
+            if let gt = truth.worldFromCamera, let est = estimatedByName[truth.name]?.worldFromCamera {
+                pairs.append((truth.name, est, gt))
+            }
+        }
+        guard pairs.count >= 3,
+              let sim = SimilarityTransform.aligning(pairs.map(\.est.translation), onto: pairs.map(\.truth.translation))
+        else { throw PoseAccuracyError.tooFewCommonCameras(pairs.count) }
+
+        var byName: [String: CameraError] = [:]
+        for p in pairs {
+            let alignedCentre = sim.apply(p.est.translation)
+            let alignedRotation = sim.rotation * p.est.rotation
+            let rotationError = (p.truth.rotation.transposed * alignedRotation).rotationAngleDegrees
+            byName[p.name] = CameraError(name: p.name, registered: true,
+                                         positionError: alignedCentre.distance(to: p.truth.translation),
+                                         rotationErrorDegrees: rotationError)
+        }
+        let cameras = groundTruth.map {
+            byName[$0.name] ?? CameraError(name: $0.name, registered: false, positionError: nil, rotationErrorDegrees: nil)
+        }
+        let positions = cameras.compactMap(\.positionError)
+        let rotations = cameras.compactMap(\.rotationErrorDegrees)
+        return PoseAccuracyReport(
+            cameraCount: groundTruth.count, registeredCount: pairs.count,
+            medianPositionError: Statistics.median(positions), maxPositionError: positions.max() ?? 0,
+            medianRotationErrorDegrees: Statistics.median(rotations), maxRotationErrorDegrees: rotations.max() ?? 0,
+            alignmentScale: sim.scale, cameras: cameras)
+    }
+}

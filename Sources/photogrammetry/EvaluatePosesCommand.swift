@@ -1,0 +1,55 @@
+import ArgumentParser
+import CaptureIO
+import Foundation
+import ModelExport
+import ReconstructionCore
+
+struct EvaluatePosesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate-poses",
+        abstract: "Score estimated poses against Strecha-format ground truth.",
+        discussion: """
+            Protocol (Strecha / openMVG): a 7-DoF similarity aligns the estimated camera centres to \
+            the true ones; per camera, the distance between aligned and true centre (ground-truth \
+            units, metres for Strecha) and the angle of R_trueᵀ · R_aligned (degrees). Reports the \
+            registered count and median / max errors. Cameras are matched by image file name. \
+            POSES is a poses.json written by `photogrammetry poses` (or its output folder).
+            """
+    )
+
+    @Option(help: "Scene folder with gt_dense_cameras/ (or that folder itself).")
+    var groundTruth: String
+
+    @Argument(help: "poses.json, or the folder that holds it.")
+    var poses: String
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        var posesURL = URL(fileURLWithPath: poses)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: posesURL.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            posesURL = posesURL.appendingPathComponent("poses.json")
+        }
+        let truth = try StrechaGroundTruth.load(sceneDirectory: URL(fileURLWithPath: groundTruth))
+        let estimated = try PosesJSONReader.load(posesURL)
+        let report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        print("registered \(report.registeredCount)/\(report.cameraCount)")
+        print(String(format: "position error: median %.2f mm, max %.2f mm", report.medianPositionError * 1000, report.maxPositionError * 1000))
+        print(String(format: "rotation error: median %.4f°, max %.4f°", report.medianRotationErrorDegrees, report.maxRotationErrorDegrees))
+        for c in report.cameras {
+            if let p = c.positionError, let r = c.rotationErrorDegrees {
+                print(String(format: "  %@  %.2f mm  %.4f°", c.name, p * 1000, r))
+            } else {
+                print("  \(c.name)  not registered")
+            }
+        }
+    }
+}
