@@ -1,12 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev — see Scripts/install-deps.sh.
+// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libopenblas-dev — see Scripts/install-deps.sh.
 // Only the C++ shim sees their headers; Swift reaches it through a plain C header.
-let systemIncludes = ["-I/usr/include/opencv4", "-I/usr/include/eigen3"]
+// OpenBLAS (libopenblas-dev) does the descriptor-matching products; its header lives under the
+// multiarch include folder.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let systemIncludes = [
+    "-I/usr/include/opencv4", "-I/usr/include/eigen3", "-I/usr/include/\(multiarch)/openblas-pthread",
+]
 let shimLibraries: [LinkerSetting] = [
     "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
-    "opencv_flann", "ceres", "glog", "gflags",
+    "ceres", "glog", "gflags", "openblas",
 ].map { .linkedLibrary($0) }
 
 let package = Package(

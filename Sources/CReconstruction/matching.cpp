@@ -1,24 +1,36 @@
-// Brute-force nearest-neighbour descriptor matching as blocked matrix products (Eigen GEMM).
-#include <Eigen/Core>
+// Brute-force nearest-neighbour descriptor matching as blocked matrix products (OpenBLAS sgemm,
+// which picks its kernel for the CPU at run time).
+#include <cblas.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <vector>
 
 #include "guarded.hpp"
 
 namespace {
 
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-RowMatrix to_unit_floats(const uint8_t* bytes, int32_t count) {
-    RowMatrix m(count, 128);
+std::vector<float> to_unit_floats(const uint8_t* bytes, int32_t count) {
+    std::vector<float> m(static_cast<size_t>(count) * 128);
     for (int32_t i = 0; i < count; ++i) {
-        for (int k = 0; k < 128; ++k) m(i, k) = bytes[static_cast<size_t>(i) * 128 + k];
-        float n = m.row(i).norm();
-        if (n > 0) m.row(i) /= n;
+        float* row = m.data() + static_cast<size_t>(i) * 128;
+        float norm2 = 0;
+        for (int k = 0; k < 128; ++k) {
+            row[k] = bytes[static_cast<size_t>(i) * 128 + k];
+            norm2 += row[k] * row[k];
+        }
+        const float inv = norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
+        for (int k = 0; k < 128; ++k) row[k] *= inv;
     }
     return m;
+}
+
+// Callers run several matchings in parallel; BLAS threads would only oversubscribe the cores.
+void single_threaded_blas() {
+    static std::once_flag once;
+    std::call_once(once, [] { openblas_set_num_threads(1); });
 }
 
 }  // namespace
@@ -32,31 +44,35 @@ extern "C" int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t cou
         *match_count = 0;
         if (count1 < 2 || count2 < 2) return;
         rc::require(descriptors1 != nullptr && descriptors2 != nullptr, "null descriptors");
-        const RowMatrix a = to_unit_floats(descriptors1, count1);
-        const RowMatrix b = to_unit_floats(descriptors2, count2);
+        single_threaded_blas();
+        const std::vector<float> a = to_unit_floats(descriptors1, count1);
+        const std::vector<float> b = to_unit_floats(descriptors2, count2);
 
         // For unit vectors, squared distance = 2 − 2·dot, so the nearest neighbour has the largest dot.
         std::vector<int32_t> best_of_row(count1, -1);
         std::vector<float> best_dot(count1), second_dot(count1);
         std::vector<int32_t> best_of_column(count2, -1);
         std::vector<float> column_dot(count2, -std::numeric_limits<float>::infinity());
-        constexpr int32_t kBlock = 1024;
-        RowMatrix dots;
+        constexpr int32_t kBlock = 256;  // rows per product: the block stays in cache while scanned
+        std::vector<float> dots(static_cast<size_t>(kBlock) * count2);
         for (int32_t start = 0; start < count1; start += kBlock) {
             const int32_t rows = std::min(kBlock, count1 - start);
-            dots.noalias() = a.middleRows(start, rows) * b.transpose();
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, count2, 128, 1.0f,
+                        a.data() + static_cast<size_t>(start) * 128, 128, b.data(), 128, 0.0f, dots.data(), count2);
             for (int32_t r = 0; r < rows; ++r) {
-                const float* row = dots.row(r).data();
+                const float* row = dots.data() + static_cast<size_t>(r) * count2;
                 float d1 = -2, d2 = -2;
                 int32_t j1 = -1;
                 for (int32_t j = 0; j < count2; ++j) {
                     const float d = row[j];
-                    if (d > d1) {
-                        d2 = d1;
-                        d1 = d;
-                        j1 = j;
-                    } else if (d > d2) {
-                        d2 = d;
+                    if (d > d2) {
+                        if (d > d1) {
+                            d2 = d1;
+                            d1 = d;
+                            j1 = j;
+                        } else {
+                            d2 = d;
+                        }
                     }
                     if (d > column_dot[j]) {
                         column_dot[j] = d;

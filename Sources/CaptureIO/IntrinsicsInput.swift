@@ -31,7 +31,8 @@ public struct PinholeIntrinsics: Equatable, Sendable {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let what = "intrinsics \"\(text)\""
         guard fields.count == 4 else {
-            throw CaptureIOError(path: nil, problem: "\(what): expected 4 comma-separated numbers fx,fy,cx,cy (pixels), found \(fields.count) field(s)")
+            throw CaptureIOError(path: nil, problem:
+                "\(what): expected 4 comma-separated numbers fx,fy,cx,cy (pixels), found \(fields.count) field(s)")
         }
         var values: [Double] = []
         for (field, label) in zip(fields, ["fx", "fy", "cx", "cy"]) {
@@ -80,7 +81,8 @@ public struct PinholeIntrinsics: Equatable, Sendable {
         }
         let tolerance = 1e-9
         for (row, column) in [(1, 0), (2, 0), (2, 1)] where abs(k[3 * row + column]) > tolerance {
-            throw CaptureIOError(file: url, "K[\(row)][\(column)] is \(k[3 * row + column]), expected 0 (not an upper-triangular camera matrix)")
+            throw CaptureIOError(file: url,
+                                 "K[\(row)][\(column)] is \(k[3 * row + column]), expected 0 (not an upper-triangular camera matrix)")
         }
         guard abs(k[8] - 1) <= tolerance else {
             throw CaptureIOError(file: url, "K[2][2] is \(k[8]), expected 1 (normalise K so its last entry is 1)")

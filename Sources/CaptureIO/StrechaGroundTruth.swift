@@ -26,7 +26,8 @@ public enum StrechaGroundTruth {
         }
         let cameraFiles = names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".camera") && $0 != ".camera" }.sorted()
         guard !cameraFiles.isEmpty else {
-            throw CaptureIOError(file: folder, "contains no .camera files (expected Strecha ground truth such as 0000.jpg.camera)")
+            throw CaptureIOError(file: folder,
+                                 "contains no .camera files (expected Strecha ground truth such as 0000.jpg.camera)")
         }
         return try cameraFiles.map { fileName in
             let url = folder.appendingPathComponent(fileName, isDirectory: false)
@@ -47,7 +48,8 @@ public enum StrechaGroundTruth {
         }
         let tokens = text.components(separatedBy: .whitespacesAndNewlines).filter { !$0.isEmpty }
         guard tokens.count == 26 else {
-            throw CaptureIOError(file: url, "a Strecha .camera file holds 26 numbers (K, 3 zeros, R, C, width, height), found \(tokens.count)")
+            throw CaptureIOError(file: url,
+                                 "a Strecha .camera file holds 26 numbers (K, 3 zeros, R, C, width, height), found \(tokens.count)")
         }
         var values: [Double] = []
         values.reserveCapacity(26)
@@ -67,7 +69,8 @@ public enum StrechaGroundTruth {
         let product = rotation.transposed * rotation
         let deviation = zip(product.m, Matrix3.identity.m).map { abs($0 - $1) }.max() ?? 0
         guard deviation < 1e-3, rotation.determinant > 0 else {
-            throw CaptureIOError(file: url, "R (values 13–21) is not a rotation matrix (|RᵀR − I| = \(deviation), det = \(rotation.determinant))")
+            throw CaptureIOError(file: url, "R (values 13–21) is not a rotation matrix "
+                                     + "(|RᵀR − I| = \(deviation), det = \(rotation.determinant))")
         }
         return RigidTransform(rotation: rotation, translation: centre)
     }

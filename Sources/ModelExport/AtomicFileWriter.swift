@@ -17,7 +17,8 @@ enum AtomicFileWriter {
             try data.write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw ModelExportError(file: url, "cannot write (temporary file \(temporary.lastPathComponent)): \(error.localizedDescription)")
+            throw ModelExportError(file: url,
+                                   "cannot write (temporary file \(temporary.lastPathComponent)): \(error.localizedDescription)")
         }
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -107,7 +107,7 @@ public enum COLMAPTextWriter {
         for (index, image) in scene.images.enumerated() {
             guard let imageID = imageIDs[index], let pose = image.cameraFromWorld else { continue }
             let q = UnitQuaternion(pose.rotation)
-            let t = pose.translation
+            let t = pose.translation + Vector3.zero  // + 0 turns -0 into 0
             imagesText += "\(imageID) \(q.w.description) \(q.x.description) \(q.y.description) \(q.z.description) "
             imagesText += "\(t.x.description) \(t.y.description) \(t.z.description) \(cameraIDOfImage[index]) \(image.name)\n"
             var first = true

@@ -10,7 +10,8 @@ import ReconstructionCore
 public enum PosesJSONWriter {
     /// The default description of the world frame, written under "axes"/"world".
     public static let defaultWorldDescription =
-        "the reconstruction's frame: an arbitrary similarity transform (rotation, translation and scale) of the real world; units are not metric unless the scale is known"
+        "the reconstruction's frame: an arbitrary similarity transform (rotation, translation and scale) "
+        + "of the real world; units are not metric unless the scale is known"
 
     /// Writes `scene`'s poses to the file `url` (parent directories created, written atomically).
     /// - Parameter worldDescription: text describing the world frame.
@@ -37,8 +38,8 @@ public enum PosesJSONWriter {
             let k = image.intrinsics
             return ImageEntry(
                 file: image.name, registered: true,
-                rotation: UnitQuaternion(worldFromCamera.rotation).array,
-                translation: worldFromCamera.translation.array,
+                rotation: UnitQuaternion(worldFromCamera.rotation).array.map(withoutNegativeZero),
+                translation: worldFromCamera.translation.array.map(withoutNegativeZero),
                 intrinsics: Intrinsics(model: k.hasDistortion ? "RADIAL" : "PINHOLE", width: k.width, height: k.height,
                                        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, k1: k.k1, k2: k.k2,
                                        source: image.intrinsicsSource.rawValue))
@@ -53,8 +54,11 @@ public enum PosesJSONWriter {
             images: images)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(document)
+        return try encoder.encode(document) + Data("\n".utf8)
     }
+
+    /// -0 written as 0 (the same number; tidier output).
+    private static func withoutNegativeZero(_ value: Double) -> Double { value + 0 }
 
     private struct Document: Encodable {
         var convention: String

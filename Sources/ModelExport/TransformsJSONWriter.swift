@@ -51,10 +51,11 @@ public enum TransformsJSONWriter {
             let worldFromCamera = cameraFromWorld.inverse
             let r = worldFromCamera.rotation
             let t = worldFromCamera.translation
+            // + 0 turns -0 into 0 (the same number; tidier output).
             let matrix: [[Double]] = [
-                [r[0, 0], -r[0, 1], -r[0, 2], t.x],
-                [r[1, 0], -r[1, 1], -r[1, 2], t.y],
-                [r[2, 0], -r[2, 1], -r[2, 2], t.z],
+                [r[0, 0] + 0, -r[0, 1] + 0, -r[0, 2] + 0, t.x + 0],
+                [r[1, 0] + 0, -r[1, 1] + 0, -r[1, 2] + 0, t.y + 0],
+                [r[2, 0] + 0, -r[2, 1] + 0, -r[2, 2] + 0, t.z + 0],
                 [0, 0, 0, 1],
             ]
             let imageURL = imagesDirectory.appendingPathComponent(image.name, isDirectory: false)
@@ -69,7 +70,7 @@ public enum TransformsJSONWriter {
             appliedTransform: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(document)
+        return try encoder.encode(document) + Data("\n".utf8)
     }
 
     /// nerfstudio's OPENCV camera fields (pixels; p1, p2 tangential distortion always 0).

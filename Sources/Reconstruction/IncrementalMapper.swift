@@ -31,8 +31,8 @@ public struct IncrementalMapper {
         /// The final, converged bundle adjustment.
         public var finalAdjustment: BundleAdjuster.Options = {
             var o = BundleAdjuster.Options()
-            o.maxIterations = 100
-            o.functionTolerance = 1e-7
+            o.maxIterations = 50
+            o.functionTolerance = 1e-6
             return o
         }()
         /// Refine given (known) intrinsics too.
@@ -134,8 +134,7 @@ public struct IncrementalMapper {
     // MARK: Initialisation
 
     mutating func initialize() throws {
-        let candidates = geometries.filter { $0.secondFromFirst != nil || true }
-            .sorted { $0.inlierCount > $1.inlierCount }
+        let candidates = geometries.sorted { $0.inlierCount > $1.inlierCount }
         var best: (TwoViewGeometry, RigidTransform, Double)?
         for g in candidates.prefix(30) {
             guard let pose = relativePose(g) else { continue }
@@ -371,9 +370,6 @@ public struct IncrementalMapper {
 
     mutating func finish() {
         // Retriangulate tracks that lost or never had a point, now that all cameras are known.
-        for t in points.indices where points[t] == nil { triangulate(track: t) }
-        globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
-        filterObservations(maxError: options.maxReprojectionErrorPixels)
         for t in points.indices where points[t] == nil { triangulate(track: t) }
         globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
         filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
