@@ -35,6 +35,15 @@ public struct IncrementalMapper {
             o.functionTolerance = 1e-6
             return o
         }()
+        /// The last pass, on inliers only: plain least squares (the maximum-likelihood estimate
+        /// for Gaussian keypoint noise once outliers are gone).
+        public var polishAdjustment: BundleAdjuster.Options = {
+            var o = BundleAdjuster.Options()
+            o.maxIterations = 20
+            o.functionTolerance = 1e-6
+            o.loss = .trivial
+            return o
+        }()
         /// Refine given (known) intrinsics too.
         public var refineGivenIntrinsics = false
         public init() {}
@@ -373,7 +382,11 @@ public struct IncrementalMapper {
         for t in points.indices where points[t] == nil { triangulate(track: t) }
         globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
         filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
+        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
         globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
         filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
     }
 
