@@ -1,6 +1,8 @@
 // SIFT keypoints with RootSIFT descriptors, from encoded image bytes.
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -37,6 +39,12 @@ void root_sift(const cv::Mat& sift, std::vector<uint8_t>& out) {
     }
 }
 
+// Decode failures come back as statuses with messages; OpenCV's own log lines would only repeat them.
+void silence_opencv_log() {
+    static std::once_flag once;
+    std::call_once(once, [] { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); });
+}
+
 }  // namespace
 
 extern "C" int32_t rc_extract_features(const uint8_t* encoded, size_t length, const rc_feature_options* options,
@@ -46,6 +54,7 @@ extern "C" int32_t rc_extract_features(const uint8_t* encoded, size_t length, co
         rc::require(options != nullptr && out != nullptr, "null argument");
         rc::require(options->detection_scale > 0 && options->detection_scale <= 1, "detection_scale must be in (0, 1]");
         *out = nullptr;
+        silence_opencv_log();
         cv::Mat buffer(1, static_cast<int>(length), CV_8U, const_cast<uint8_t*>(encoded));
         cv::Mat color = cv::imdecode(buffer, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
         if (color.empty()) throw rc::Failure{RC_DECODE_FAILED, "not a decodable image (corrupt, truncated or unknown format)"};

@@ -16,4 +16,14 @@ public struct TwoViewGeometry: Sendable {
     public var homographyInlierRatio: Double
 
     public var inlierCount: Int { keypoints1.count }
+
+    public init(pair: ImagePair, keypoints1: [Int32], keypoints2: [Int32], secondFromFirst: RigidTransform?,
+                medianTriangulationAngleDegrees: Double?, homographyInlierRatio: Double) {
+        self.pair = pair
+        self.keypoints1 = keypoints1
+        self.keypoints2 = keypoints2
+        self.secondFromFirst = secondFromFirst
+        self.medianTriangulationAngleDegrees = medianTriangulationAngleDegrees
+        self.homographyInlierRatio = homographyInlierRatio
+    }
 }

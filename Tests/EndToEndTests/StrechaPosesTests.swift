@@ -1,0 +1,69 @@
+import CaptureIO
+import Foundation
+import ModelExport
+import Reconstruction
+import ReconstructionCore
+import XCTest
+
+/// Photos → poses on the Strecha scenes in ../shared, scored with the benchmark's protocol against
+/// the thresholds of the foundation issue (best peer medians). Skipped, saying so, without ../shared.
+final class StrechaPosesTests: XCTestCase {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let strecha = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets/strecha")
+
+    func reconstruct(scene: String, maxMedianPositionErrorMetres: Double) throws {
+        let sceneURL = Self.strecha.appendingPathComponent(scene)
+        guard FileManager.default.fileExists(atPath: sceneURL.path) else {
+            throw XCTSkip("shared dataset absent: \(sceneURL.path) (expected ../shared beside the repository)")
+        }
+        let imagesURL = sceneURL.appendingPathComponent("images")
+        let k = try PinholeIntrinsics.load(kFile: imagesURL.appendingPathComponent("K.txt"))
+        let sources = try ImageFolder.listImages(in: imagesURL).map {
+            ImageSource(name: $0.lastPathComponent, url: $0, prior: .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
+        }
+        let report = try PoseEstimation().run(sources)
+        XCTAssertEqual(report.scene.registeredCount, sources.count, "every image registered")
+
+        // Score what the exporter wrote, as a user would.
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("strecha-\(scene)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try PoseExport.writeAll(scene: report.scene, imagesDirectory: imagesURL, to: out)
+        let accuracy = try PoseAccuracyReport.evaluate(
+            estimated: try PosesJSONReader.load(out.appendingPathComponent("poses.json")),
+            groundTruth: try StrechaGroundTruth.load(sceneDirectory: sceneURL))
+        print(String(format: "%@: registered %d/%d, position median %.2f mm max %.2f mm, rotation median %.4f° max %.4f°",
+                     scene, accuracy.registeredCount, accuracy.cameraCount, accuracy.medianPositionError * 1000,
+                     accuracy.maxPositionError * 1000, accuracy.medianRotationErrorDegrees, accuracy.maxRotationErrorDegrees))
+        XCTAssertEqual(accuracy.registeredCount, accuracy.cameraCount)
+        XCTAssertLessThanOrEqual(accuracy.medianPositionError, maxMedianPositionErrorMetres)
+
+        try checkCOLMAPExportLoadsInPycolmap(out)
+    }
+
+    /// pycolmap 4.2.1 must read the COLMAP text model and find the same poses as poses.json.
+    func checkCOLMAPExportLoadsInPycolmap(_ out: URL) throws {
+        let script = Self.packageRoot.appendingPathComponent("Scripts/check_colmap_export.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, out.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        print(text)
+        XCTAssertEqual(process.terminationStatus, 0, "pycolmap check failed:\n\(text)")
+    }
+
+    func testFountainP11PosesMeetTheBestPeerMedian() throws {
+        try reconstruct(scene: "fountain-P11", maxMedianPositionErrorMetres: 0.0024)
+    }
+
+    /// The foundation issue's target here is the best peer's 3.0 mm (COLMAP); this project measures
+    /// 3.38 mm today (see Benchmarks/poses.md), so the test holds the line at a regression bound of
+    /// 3.6 mm until the target is reached.
+    func testHerzJesusP8PosesStayWithinTheRegressionBound() throws {
+        try reconstruct(scene: "Herz-Jesus-P8", maxMedianPositionErrorMetres: 0.0036)
+    }
+}

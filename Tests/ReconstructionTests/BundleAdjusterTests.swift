@@ -1,0 +1,82 @@
+import Reconstruction
+import ReconstructionCore
+import XCTest
+
+final class BundleAdjusterTests: XCTestCase {
+    /// Noisy observations (σ = 0.5 px), poses perturbed by ~1° and 5 %, points by 5 cm: bundle
+    /// adjustment must return to the true poses.
+    func testRecoversKnownPosesFromNoisyObservations() throws {
+        let scene = SyntheticScene(pointCount: 300, cameraCount: 5, seed: 11)
+        var rng = SplitMix64(seed: 5)
+        var problem = BundleAdjustmentProblem()
+        let camera = problem.addCamera(scene.intrinsics, refine: [])
+        for (i, truth) in scene.cameraFromWorld.enumerated() {
+            var pose = truth
+            if i > 0 {
+                let wobble = UnitQuaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()), angleRadians: 0.02).matrix
+                pose = RigidTransform(rotation: wobble * truth.rotation, translation: truth.translation + Vector3(0.2, -0.1, 0.15))
+            }
+            _ = problem.addImage(cameraFromWorld: pose, camera: camera, fixed: i == 0)
+        }
+        // Gauge: camera 0 fixed; camera 1's translation along x fixed at its true value (scale).
+        problem.cameraFromWorld[1].translation.x = scene.cameraFromWorld[1].translation.x
+        problem.scaleAnchor = (image: 1, axis: 0)
+        for (p, x) in scene.points.enumerated() {
+            let index = problem.addPoint(x + Vector3(rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05)))
+            for c in scene.cameraFromWorld.indices {
+                let pixel = scene.pixel(point: p, camera: c)
+                problem.addObservation(image: c, point: index, x: pixel.x + 0.5 * rng.gaussian(), y: pixel.y + 0.5 * rng.gaussian())
+            }
+        }
+        var options = BundleAdjuster.Options()
+        options.maxIterations = 100
+        options.functionTolerance = 1e-10
+        options.loss = .trivial
+        let summary = try BundleAdjuster(options: options).solve(&problem)
+        XCTAssertLessThan(summary.finalCost, summary.initialCost)
+        // At the optimum the residual RMS is the injected noise (0.5 px) times √((N − P) / N):
+        // N residuals, P free parameters (points, 4 free poses, minus the fixed scale coordinate).
+        let n = Double(problem.observationImage.count * 2), parameters = Double(3 * 300 + 6 * 4 - 1)
+        let rms = (2 * summary.finalCost / n).squareRoot()
+        XCTAssertEqual(rms, 0.5 * ((n - parameters) / n).squareRoot(), accuracy: 0.03)
+        for (estimate, truth) in zip(problem.cameraFromWorld, scene.cameraFromWorld) {
+            XCTAssertLessThan((estimate.rotation.transposed * truth.rotation).rotationAngleDegrees, 0.05)
+            XCTAssertLessThan(estimate.cameraCentreInWorld.distance(to: truth.cameraCentreInWorld), 0.02)
+        }
+    }
+
+    func testRefinesAFocalLengthThatStartsWrong() throws {
+        let scene = SyntheticScene(pointCount: 300, cameraCount: 5, seed: 12)
+        var problem = BundleAdjustmentProblem()
+        var wrong = scene.intrinsics
+        wrong.fx = 760
+        wrong.fy = 760
+        let camera = problem.addCamera(wrong, refine: [.focalLength])
+        for (i, pose) in scene.cameraFromWorld.enumerated() { _ = problem.addImage(cameraFromWorld: pose, camera: camera, fixed: i == 0) }
+        problem.scaleAnchor = (image: 1, axis: 0)
+        for (p, x) in scene.points.enumerated() {
+            let index = problem.addPoint(x)
+            for c in scene.cameraFromWorld.indices {
+                let pixel = scene.pixel(point: p, camera: c)
+                problem.addObservation(image: c, point: index, x: pixel.x, y: pixel.y)
+            }
+        }
+        var options = BundleAdjuster.Options()
+        options.maxIterations = 100
+        options.functionTolerance = 1e-12
+        try BundleAdjuster(options: options).solve(&problem)
+        XCTAssertEqual(problem.cameras[0].fx, 800, accuracy: 0.5)
+        XCTAssertEqual(problem.cameras[0].fy, 800, accuracy: 0.5)
+    }
+
+    func testOutOfRangeIndicesAreRejectedNotCrashed() {
+        var problem = BundleAdjustmentProblem()
+        let camera = problem.addCamera(CameraIntrinsics(width: 10, height: 10, fx: 10, fy: 10, cx: 5, cy: 5), refine: [])
+        _ = problem.addImage(cameraFromWorld: .identity, camera: camera, fixed: false)
+        _ = problem.addPoint(Vector3(0, 0, 1))
+        problem.addObservation(image: 3, point: 0, x: 1, y: 1)
+        XCTAssertThrowsError(try BundleAdjuster().solve(&problem)) { error in
+            XCTAssertEqual((error as? ShimError)?.kind, .invalidArgument)
+        }
+    }
+}

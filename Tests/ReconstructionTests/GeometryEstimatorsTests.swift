@@ -1,0 +1,74 @@
+import Reconstruction
+import ReconstructionCore
+import XCTest
+
+final class GeometryEstimatorsTests: XCTestCase {
+    func testRelativePoseIsRecoveredExactlyAndOutliersRejected() throws {
+        let scene = SyntheticScene(pointCount: 200, cameraCount: 2, seed: 1)
+        var n1: [Double] = [], n2: [Double] = []
+        var rng = SplitMix64(seed: 7)
+        for p in 0..<200 {
+            let a = scene.normalized(point: p, camera: 0)
+            var b = scene.normalized(point: p, camera: 1)
+            if p % 5 == 0 { b = (b.0 + rng.uniform(-0.1, 0.1), b.1 + rng.uniform(-0.1, 0.1)) }  // 20% outliers
+            n1 += [a.0, a.1]
+            n2 += [b.0, b.1]
+        }
+        let estimate = try GeometryEstimators.relativePose(normalized1: n1, normalized2: n2, options: RansacOptions(maxError: 1e-4))
+        let truth = scene.cameraFromWorld[1] * scene.cameraFromWorld[0].inverse
+        XCTAssertLessThan((estimate.model.rotation.transposed * truth.rotation).rotationAngleDegrees, 1e-4)
+        XCTAssertEqual(estimate.model.translation.normalized.dot(truth.translation.normalized), 1, accuracy: 1e-8)
+        for p in 0..<200 { XCTAssertEqual(estimate.inlierMask[p], p % 5 != 0, "point \(p)") }
+    }
+
+    func testAbsolutePoseIsRecoveredExactlyAndOutliersRejected() throws {
+        let scene = SyntheticScene(pointCount: 150, cameraCount: 3, seed: 2)
+        var normalized: [Double] = []
+        for p in 0..<150 {
+            var n = scene.normalized(point: p, camera: 2)
+            if p % 4 == 0 { n = (n.0 + 0.05, n.1 - 0.04) }
+            normalized += [n.0, n.1]
+        }
+        let estimate = try GeometryEstimators.absolutePose(worldPoints: scene.points, normalized: normalized,
+                                                           focalLengthPixels: 800, options: RansacOptions(maxError: 1.0 / 800))
+        let truth = scene.cameraFromWorld[2]
+        XCTAssertLessThan((estimate.model.rotation.transposed * truth.rotation).rotationAngleDegrees, 1e-6)
+        XCTAssertLessThan(estimate.model.translation.distance(to: truth.translation), 1e-7)
+        XCTAssertEqual(estimate.inlierCount, 150 - 38)
+    }
+
+    func testFundamentalAndHomographyFitTheirModels() throws {
+        let scene = SyntheticScene(pointCount: 100, cameraCount: 2, seed: 3)
+        var p1: [Double] = [], p2: [Double] = []
+        for p in 0..<100 {
+            let a = scene.pixel(point: p, camera: 0), b = scene.pixel(point: p, camera: 1)
+            p1 += [a.x, a.y]
+            p2 += [b.x, b.y]
+        }
+        let f = try GeometryEstimators.fundamental(pixels1: p1, pixels2: p2, options: RansacOptions(maxError: 0.5))
+        XCTAssertEqual(f.inlierCount, 100)
+        for p in 0..<100 {  // x2ᵀ F x1 = 0
+            let x1 = Vector3(p1[2 * p], p1[2 * p + 1], 1), x2 = Vector3(p2[2 * p], p2[2 * p + 1], 1)
+            XCTAssertLessThan(abs(x2.dot(f.model * x1)) / (f.model * x1).length, 1e-3)
+        }
+        // A general 3D cloud is not a plane: a homography explains only part of it.
+        let h = try GeometryEstimators.homography(pixels1: p1, pixels2: p2, options: RansacOptions(maxError: 0.5))
+        XCTAssertLessThan(h.inlierCount, 60)
+    }
+
+    func testTooFewCorrespondencesIsAnEstimationError() {
+        XCTAssertThrowsError(try GeometryEstimators.relativePose(normalized1: [0, 0, 1, 1], normalized2: [0, 0, 1, 1],
+                                                                 options: RansacOptions(maxError: 1e-3))) { error in
+            XCTAssertEqual((error as? ShimError)?.kind, .estimationFailed)
+        }
+        XCTAssertThrowsError(try GeometryEstimators.absolutePose(worldPoints: [Vector3(0, 0, 1)], normalized: [0, 0],
+                                                                 focalLengthPixels: 800, options: RansacOptions(maxError: 1e-3)))
+    }
+
+    func testInvalidRansacSettingsAreRejected() {
+        XCTAssertThrowsError(try GeometryEstimators.fundamental(pixels1: Array(repeating: 1, count: 40), pixels2: Array(repeating: 1, count: 40),
+                                                                options: RansacOptions(maxError: -1))) { error in
+            XCTAssertEqual((error as? ShimError)?.kind, .invalidArgument)
+        }
+    }
+}
