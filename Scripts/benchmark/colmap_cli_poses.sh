@@ -54,7 +54,7 @@ export_step() {
     [[ ${#models[@]} -gt 0 ]] || die "the mapper wrote no reconstruction"
     local best
     best=$("$PYTHON" "$script_dir/colmap_model_to_poses.py" --images "$images" --out "$out/poses.json" \
-        --generator "$(colmap help 2>/dev/null | head -1) (Scripts/benchmark/colmap_cli_poses.sh)" "${models[@]}")
+        --generator "$(colmap help 2>/dev/null | awk 'NR == 1 { sub(/ --.*/, ""); print }') CLI (Scripts/benchmark/colmap_cli_poses.sh)" "${models[@]}")
     mv "$best" "$out/sparse_txt"
 }
 step export export_step

@@ -14,7 +14,8 @@
 #   --results F  results file to append to (default Benchmarks/poses.md)
 #   --keep       keep the temporary output folders (default: deleted on success)
 # Environment: STRECHA_ROOT (default <repo>/../shared/datasets/strecha), PYTHON (default python3).
-set -euo pipefail
+set -Eeuo pipefail
+trap 'echo "error: ${BASH_SOURCE[0]}:$LINENO: \`$BASH_COMMAND\` failed" >&2' ERR
 
 die() { echo "error: $*" >&2; exit 1; }
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -61,7 +62,13 @@ images="$scene_dir/images" kfile="$scene_dir/images/K.txt"
 [[ -f "$kfile" ]] || die "$kfile missing (the scene's 3x3 intrinsics)"
 [[ -d "$scene_dir/gt_dense_cameras" ]] || die "$scene_dir/gt_dense_cameras missing (ground truth)"
 # Paths as written in the results: relative to the repository root when the data sits in ../shared.
-rel() { local p="$1"; [[ "$p" == "$(cd "$repo_root/.." && pwd)"/* ]] && p="../${p#"$(cd "$repo_root/.." && pwd)"/}"; echo "$p"; }
+parent_root="$(cd "$repo_root/.." && pwd)"
+rel() {
+    local p="$1"
+    if [[ "$p" == "$repo_root"/* ]]; then p="${p#"$repo_root"/}"
+    elif [[ "$p" == "$parent_root"/* ]]; then p="../${p#"$parent_root"/}"; fi
+    echo "$p"
+}
 scene_rel="$(rel "$scene_dir")" images_rel="$(rel "$images")" kfile_rel="$(rel "$kfile")"
 
 case "$scene" in
@@ -88,7 +95,8 @@ if [[ "$peer" == pycolmap ]]; then
     peer_desc="pycolmap $peer_version (PyPI), via \`Scripts/benchmark/pycolmap_poses.py\`: CPU SIFT (GPU off), one shared PINHOLE camera with the given K, exhaustive matching, incremental mapper with focal length / principal point / extra parameters not refined. The faster peer per \`../shared/docs/targets.md\` (fountain-P11: pycolmap 4.2.1 75 s vs the Debian COLMAP 3.8 CLI 127 s); the COLMAP CLI was not run in this sitting (\`--peer colmap\` runs it)."
 else
     command -v colmap >/dev/null || die "colmap not found (apt-get install colmap)"
-    peer_version="$(QT_QPA_PLATFORM=offscreen colmap help 2>/dev/null | head -1 | sed 's/ --.*//')"
+    peer_version="$(QT_QPA_PLATFORM=offscreen colmap help 2>/dev/null | awk 'NR == 1 { sub(/ --.*/, ""); print }')"
+    [[ -n "$peer_version" ]] || peer_version="COLMAP"
     peer_label="$peer_version CLI"
     peer_desc="$peer_version CLI (Debian \`colmap\`, QT_QPA_PLATFORM=offscreen), via \`Scripts/benchmark/colmap_cli_poses.sh\`: CPU SIFT, one shared PINHOLE camera with the given K, exhaustive matching, incremental mapper with focal length / principal point / extra parameters not refined. Note: \`../shared/docs/targets.md\` measured pycolmap 4.2.1 as the faster peer (75 s vs 127 s for this CLI on fountain-P11), so the target ratio is meant against pycolmap."
 fi
@@ -104,6 +112,7 @@ commands="$work/commands.sh" manifest="$work/manifest.tsv"
 record() { printf '%q ' "$@" | sed 's/ $//' >>"$commands"; echo >>"$commands"; }
 
 # --- Build ---------------------------------------------------------------------------------------
+uptime_start="$(uptime | sed 's/^ *//')"   # before the build
 if [[ $build -eq 1 ]]; then
     echo "building: swift build -c release --product photogrammetry" >&2
     record swift build -c release --product photogrammetry
@@ -124,14 +133,15 @@ project="commit \`$commit\`"
 if [[ "$dirty" -gt 0 ]]; then
     project+=" plus $dirty uncommitted change(s) under Sources/ or Package.* (the working tree as built)"
 fi
-project+="; release binary sha256 \`$bin_sha…\`; $(swift --version 2>/dev/null | head -1 | sed 's/ (.*//')"
+project+="; release binary sha256 \`$bin_sha…\`; $(swift --version 2>/dev/null | awk 'NR == 1 { sub(/ \(.*/, ""); print }')"
 
 # --- Machine and load ----------------------------------------------------------------------------
 cpu_model="$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //')"
 mem_gib="$(awk '/^MemTotal/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)"
 machine="$(nproc) CPUs (nproc), ${cpu_model:-unknown CPU}, ${mem_gib} GiB RAM, $(uname -sr)"
+# Busy CPU seconds of the whole machine so far (all CPUs; /proc/stat minus idle and iowait).
+cpu_busy_seconds() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat; }
 busy_compilers() { ps -eo comm= | grep -cE '^(swift-frontend|swift-build|swift-driver|clang|clang\+\+|cc1plus|ld|ld\.lld|ld\.gold)$' || true; }
-uptime_before="$(uptime | sed 's/^ *//')"; compilers_before="$(busy_compilers)"
 
 # --- Runs ----------------------------------------------------------------------------------------
 run_tool() {  # KEY RUN
@@ -161,24 +171,32 @@ run_tool() {  # KEY RUN
     printf '%s\t%s\t%s\t%s\n' "$key" "$label" "$run" "$prefix" >>"$manifest"
 }
 
+uptime_before="$(uptime | sed 's/^ *//')"; compilers_before="$(busy_compilers)"
+cpu_busy_before="$(cpu_busy_seconds)" runs_t0="$EPOCHREALTIME"
 for ((i = 1; i <= runs; i++)); do
     if ((i % 2 == 1)); then run_tool ours "$i"; run_tool "$peer" "$i"
     else run_tool "$peer" "$i"; run_tool ours "$i"; fi
 done
 
+cpu_busy_after="$(cpu_busy_seconds)" runs_t1="$EPOCHREALTIME"
 uptime_after="$(uptime | sed 's/^ *//')"; compilers_after="$(busy_compilers)"
-load_note=""
-load1_before="$(echo "$uptime_before" | sed 's/.*load average: *//; s/,.*//')"
-load1_after="$(echo "$uptime_after" | sed 's/.*load average: *//; s/,.*//')"
-if [[ "$compilers_before" -gt 0 || "$compilers_after" -gt 0 ]] \
-    || awk -v a="$load1_before" -v b="$load1_after" -v n="$(nproc)" 'BEGIN { exit !(a > 0.5 || b > n + 0.5) }'; then
-    load_note="Other work was on the machine (compiler processes before/after: $compilers_before/$compilers_after; 1-minute load before $load1_before, after $load1_after on $(nproc) CPUs), so absolute times are noisy; the ratio from the same sitting is the figure to quote."
+# CPU time the benchmarked commands used (GNU time: user + system), to tell how much other work
+# shared the machine during the runs: machine busy time minus ours.
+timed_cpu="$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$work"/run*.time)"
+read -r other_cpu other_cores runs_wall < <(awk -v b0="$cpu_busy_before" -v b1="$cpu_busy_after" -v t="$timed_cpu" \
+    -v w0="$runs_t0" -v w1="$runs_t1" 'BEGIN { o = b1 - b0 - t; if (o < 0) o = 0; w = w1 - w0; printf "%.1f %.2f %.1f\n", o, o / w, w }')
+load1_start="$(echo "$uptime_start" | sed 's/.*load average: *//; s/,.*//')"
+load_note="During the runs ($runs_wall s) other processes used about $other_cpu CPU s (≈ $other_cores of $(nproc) cores; /proc/stat busy time minus the timed commands' user+system time); compiler processes seen before/after the runs: $compilers_before/$compilers_after; 1-minute load before the build was $load1_start."
+if awk -v c="$other_cores" 'BEGIN { exit !(c > 0.1) }' || [[ "$compilers_before" -gt 0 || "$compilers_after" -gt 0 ]]; then
+    load_note+=" Other work shared the machine, so absolute times are noisy; quote the ratio from this sitting."
+else
+    load_note+=" The machine was otherwise quiet."
 fi
 
 mkdir -p "$(dirname "$results")"
 BENCH_SCENE="$scene" BENCH_SCENE_REL="$scene_rel" \
 BENCH_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')" BENCH_INVOCATION="$invocation" BENCH_MACHINE="$machine" \
-BENCH_UPTIME_BEFORE="$uptime_before" BENCH_UPTIME_AFTER="$uptime_after" BENCH_LOAD_NOTE="$load_note" \
+BENCH_UPTIME_START="$uptime_start" BENCH_UPTIME_BEFORE="$uptime_before" BENCH_UPTIME_AFTER="$uptime_after" BENCH_LOAD_NOTE="$load_note" \
 BENCH_PROJECT="$project" BENCH_PEER_KEY="$peer" BENCH_PEER_DESC="$peer_desc" \
 BENCH_POS_TARGET_MM="$pos_target_mm" BENCH_MEM_TARGET_GB=1.5 BENCH_COMMANDS_FILE="$commands" \
     "$PYTHON" "$script_dir/poses_report.py" "$manifest" "$results"

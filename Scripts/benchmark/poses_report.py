@@ -89,7 +89,7 @@ def summarise(runs, key):
         "registered": min(r["registered"] for r in mine), "cameras": mine[0]["cameras"],
         "pos_med_mm": med("pos_med_mm"), "pos_max_mm": med("pos_max_mm"),
         "rot_med": med("rot_med"), "rot_max": med("rot_max"),
-        "steps": mine[len(mine) // 2]["steps"] if len(mine) == 1 else "; ".join(r["steps"] for r in mine),
+        "steps": mine[0]["steps"] if len(mine) == 1 else "per run in the table below",
     }
 
 
@@ -110,7 +110,7 @@ def main():
     if pos_target:
         pos_target_mm, pos_source = float(pos_target), "best peer in ../shared/docs/targets.md"
     else:
-        pos_target_mm, pos_source = peer["pos_med_mm"], "the peer in this sitting (scene not in targets.md)"
+        pos_target_mm, pos_source = peer["pos_med_mm"], "the peer's, this sitting; scene not in targets.md"
     yes = lambda ok: "**met**" if ok else "**not met**"
     checks = [
         (f"wall time ≤ ⅓ of the peer's (ratio ≤ 0.333)", f"{ratio:.3f}", ratio <= 1 / 3),
@@ -128,7 +128,7 @@ def main():
     # Console summary.
     print()
     print(f"{env['BENCH_SCENE']}, {env['BENCH_DATE']}{median_note}")
-    print(header.replace("|---", "").replace("---|", ""))
+    print(header.split("\n")[0])
     print(row(ours)); print(row(peer))
     print(f"ratio our wall / peer wall = {ratio:.3f} ({1 / ratio:.2f}× faster)" if ratio > 0 else "")
     for what, value, ok in checks:
@@ -140,7 +140,8 @@ def main():
         "",
         f"- Command: `{env['BENCH_INVOCATION']}`",
         f"- Machine: {env['BENCH_MACHINE']}",
-        f"- Load: before `{env['BENCH_UPTIME_BEFORE']}`; after `{env['BENCH_UPTIME_AFTER']}`."
+        f"- Load: `uptime` before the build `{env['BENCH_UPTIME_START']}`; before the runs `{env['BENCH_UPTIME_BEFORE']}`; "
+        f"after `{env['BENCH_UPTIME_AFTER']}`."
         + (f" {env['BENCH_LOAD_NOTE']}" if env.get("BENCH_LOAD_NOTE") else ""),
         f"- Project: {env['BENCH_PROJECT']}",
         f"- Peer: {env['BENCH_PEER_DESC']}",
@@ -168,9 +169,9 @@ def main():
     for r in sorted(runs, key=lambda r: (r["run"], r["key"] != OURS)):
         lines.append(f"| {r['run']} | {r['label']} | {r['wall']:.2f} | {r['user'] + r['sys']:.1f} | {r['maxrss_kib']} | "
                      f"{r['registered']}/{r['cameras']} | {r['pos_med_mm']:.2f} | {r['steps']} |")
-    lines += ["", "Exact commands, in the order run (from the repository root):", "", "```sh"]
+    lines += ["", "</details>", "", "Exact commands, in the order run (from the repository root):", "", "```sh"]
     lines += Path(env["BENCH_COMMANDS_FILE"]).read_text().rstrip("\n").splitlines()
-    lines += ["```", "", "</details>", ""]
+    lines += ["```", ""]
 
     if not results.exists():
         results.write_text("# Pose benchmark results\n\nSections are appended by "

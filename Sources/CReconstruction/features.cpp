@@ -39,7 +39,8 @@ void root_sift(const cv::Mat& sift, std::vector<uint8_t>& out) {
     }
 }
 
-// Decode failures come back as statuses with messages; OpenCV's own log lines would only repeat them.
+// Decode failures come back as statuses with messages; OpenCV's log lines would only repeat them
+// (imdecode in 4.6 still writes its own line to stderr for truncated files).
 void silence_opencv_log() {
     static std::once_flag once;
     std::call_once(once, [] { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); });
