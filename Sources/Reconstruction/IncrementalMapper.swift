@@ -32,7 +32,7 @@ public struct IncrementalMapper {
         public var finalAdjustment: BundleAdjuster.Options = {
             var o = BundleAdjuster.Options()
             o.maxIterations = 50
-            o.functionTolerance = 1e-6
+            o.functionTolerance = 1e-5
             return o
         }()
         /// The last pass, on inliers only: plain least squares (the maximum-likelihood estimate
@@ -380,10 +380,6 @@ public struct IncrementalMapper {
     mutating func finish() {
         // Retriangulate tracks that lost or never had a point, now that all cameras are known.
         for t in points.indices where points[t] == nil { triangulate(track: t) }
-        globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
-        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
-        globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
-        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
         globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
         filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
         globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
