@@ -11,7 +11,7 @@ namespace {
 // Residual of one observation: projected point minus measured pixel.
 // Camera block: fx, fy, cx, cy, k1, k2. Pose: quaternion (w, x, y, z) and translation, camera from world.
 struct ReprojectionError {
-    double observed_x, observed_y;
+    double observed_x, observed_y, weight;
 
     template <typename T>
     bool operator()(const T* camera, const T* quaternion, const T* translation, const T* point, T* residual) const {
@@ -24,8 +24,8 @@ struct ReprojectionError {
         const T v = p[1] / p[2];
         const T r2 = u * u + v * v;
         const T distortion = T(1) + camera[4] * r2 + camera[5] * r2 * r2;
-        residual[0] = camera[0] * u * distortion + camera[2] - T(observed_x);
-        residual[1] = camera[1] * v * distortion + camera[3] - T(observed_y);
+        residual[0] = T(weight) * (camera[0] * u * distortion + camera[2] - T(observed_x));
+        residual[1] = T(weight) * (camera[1] * v * distortion + camera[3] - T(observed_y));
         return true;
     }
 };
@@ -90,7 +90,8 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
             if (options->loss == RC_LOSS_HUBER) loss = new ceres::HuberLoss(options->loss_scale_pixels);
             if (options->loss == RC_LOSS_CAUCHY) loss = new ceres::CauchyLoss(options->loss_scale_pixels);
             auto* cost = new ceres::AutoDiffCostFunction<ReprojectionError, 2, 6, 4, 3, 3>(
-                new ReprojectionError{p->observation_xy[2 * o], p->observation_xy[2 * o + 1]});
+                new ReprojectionError{p->observation_xy[2 * o], p->observation_xy[2 * o + 1],
+                                      p->observation_weight ? p->observation_weight[o] : 1.0});
             problem.AddResidualBlock(cost, loss, camera, pose, pose + 4, p->points + 3 * point);
         }
 

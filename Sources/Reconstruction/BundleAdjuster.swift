@@ -25,6 +25,8 @@ public struct BundleAdjustmentProblem: Sendable {
     public var observationPoint: [Int32] = []
     /// Observed pixels, flat (x, y).
     public var observationPixels: [Double] = []
+    /// Per observation, the weight of its residual (1 / its noise level relative to a unit-noise keypoint).
+    public var observationWeights: [Double] = []
 
     public init() {}
 
@@ -46,7 +48,8 @@ public struct BundleAdjustmentProblem: Sendable {
         return points.count - 1
     }
 
-    public mutating func addObservation(image: Int, point: Int, x: Double, y: Double) {
+    public mutating func addObservation(image: Int, point: Int, x: Double, y: Double, weight: Double = 1) {
+        observationWeights.append(weight)
         observationImage.append(Int32(image))
         observationPoint.append(Int32(point))
         observationPixels.append(x)
@@ -108,6 +111,7 @@ public struct BundleAdjuster: Sendable {
                                 try problem.observationImage.withUnsafeBufferPointer { obsImage in
                                     try problem.observationPoint.withUnsafeBufferPointer { obsPoint in
                                         try problem.observationPixels.withUnsafeBufferPointer { obsXY in
+                                          try problem.observationWeights.withUnsafeBufferPointer { obsWeight in
                                             var c = rc_bundle_problem(
                                                 camera_count: Int32(problem.cameras.count), cameras: cameraBuffer.baseAddress,
                                                 camera_refine: refineBuffer.baseAddress,
@@ -117,8 +121,9 @@ public struct BundleAdjuster: Sendable {
                                                 point_count: Int32(problem.points.count), points: pointBuffer.baseAddress,
                                                 observation_count: Int32(problem.observationImage.count),
                                                 observation_image: obsImage.baseAddress, observation_point: obsPoint.baseAddress,
-                                                observation_xy: obsXY.baseAddress)
+                                                observation_xy: obsXY.baseAddress, observation_weight: obsWeight.baseAddress)
                                             try ShimError.check { rc_bundle_adjust(&c, &cOptions, &summary, $0) }
+                                          }
                                         }
                                     }
                                 }

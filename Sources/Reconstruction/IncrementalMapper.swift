@@ -44,6 +44,10 @@ public struct IncrementalMapper {
             o.loss = .trivial
             return o
         }()
+        /// Weigh residuals by inverse keypoint scale (larger SIFT keypoints are less precisely located).
+        public var scaleWeighting = true
+        /// Keypoints at or below this quantile of an image's keypoint sizes get full weight.
+        public var fullWeightScaleQuantile = 0.25
         /// Refine given (known) intrinsics too.
         public var refineGivenIntrinsics = false
         public init() {}
@@ -74,12 +78,19 @@ public struct IncrementalMapper {
     var scaleAnchorImage = -1
     var registeredAtLastGlobalAdjustment = 0
     var adjustmentCount = 0
+    /// Per image, the keypoint size (pixels) at and below which residuals have full weight.
+    let referenceScale: [Double]
 
     public init(images: [ImageInput], tracks: FeatureTracks, geometries: [TwoViewGeometry], options: Options = Options()) {
         self.images = images
         self.tracks = tracks
         self.geometries = geometries
         self.options = options
+        referenceScale = images.map { image in
+            let sorted = image.features.scales.sorted()
+            let index = min(sorted.count - 1, Int(options.fullWeightScaleQuantile * Double(sorted.count)))
+            return sorted.isEmpty ? 1 : Double(sorted[index])
+        }
         cameraFromWorld = Array(repeating: nil, count: images.count)
         failureReason = Array(repeating: nil, count: images.count)
         points = Array(repeating: nil, count: tracks.tracks.count)
@@ -103,6 +114,13 @@ public struct IncrementalMapper {
 
     func keypoint(_ o: SparseScene.Observation) -> (x: Double, y: Double) {
         images[o.imageIndex].features.position(o.keypointIndex)
+    }
+
+    /// SIFT localisation noise grows with keypoint scale; keypoints up to `referenceScale` count fully.
+    func weight(_ o: SparseScene.Observation) -> Double {
+        guard options.scaleWeighting else { return 1 }
+        let size = Double(images[o.imageIndex].features.scales[o.keypointIndex])
+        return max(0.1, min(1, referenceScale[o.imageIndex] / size))
     }
 
     func reprojectionError(_ point: Vector3, _ o: SparseScene.Observation) -> Double? {
@@ -350,7 +368,7 @@ public struct IncrementalMapper {
             pointIndex.append(t)
             for (i, o) in tracks.tracks[t].enumerated() where inlier[t][i] {
                 let k = keypoint(o)
-                problem.addObservation(image: ensureImage(o.imageIndex), point: p, x: k.x, y: k.y)
+                problem.addObservation(image: ensureImage(o.imageIndex), point: p, x: k.x, y: k.y, weight: weight(o))
             }
         }
         guard !problem.observationImage.isEmpty else { return }

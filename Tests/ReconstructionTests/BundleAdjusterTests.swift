@@ -69,6 +69,33 @@ final class BundleAdjusterTests: XCTestCase {
         XCTAssertEqual(problem.cameras[0].fy, 800, accuracy: 0.5)
     }
 
+    /// Two fixed cameras disagree about a point by 10 px; the point follows the heavier observation.
+    func testObservationWeightsSetHowStronglyEachResidualPulls() throws {
+        let scene = SyntheticScene(pointCount: 1, cameraCount: 2, seed: 3)
+        func solve(weights: (Double, Double)) throws -> (Double, Double) {
+            var problem = BundleAdjustmentProblem()
+            let camera = problem.addCamera(scene.intrinsics, refine: [])
+            for pose in scene.cameraFromWorld { _ = problem.addImage(cameraFromWorld: pose, camera: camera, fixed: true) }
+            let point = problem.addPoint(scene.points[0])
+            let a = scene.pixel(point: 0, camera: 0), b = scene.pixel(point: 0, camera: 1)
+            problem.addObservation(image: 0, point: point, x: a.x, y: a.y, weight: weights.0)
+            problem.addObservation(image: 1, point: point, x: b.x, y: b.y + 10, weight: weights.1)
+            var options = BundleAdjuster.Options()
+            options.loss = .trivial
+            options.functionTolerance = 1e-12
+            try BundleAdjuster(options: options).solve(&problem)
+            func error(_ c: Int, _ target: (x: Double, y: Double)) -> Double {
+                let p = scene.intrinsics.project(problem.cameraFromWorld[c].apply(problem.points[0]))!
+                return hypot(p.x - target.x, p.y - target.y)
+            }
+            return (error(0, a), error(1, (b.x, b.y + 10)))
+        }
+        let equal = try solve(weights: (1, 1))
+        XCTAssertEqual(equal.0, equal.1, accuracy: 0.5)
+        let skewed = try solve(weights: (1, 0.1))
+        XCTAssertLessThan(skewed.0, 0.05 * skewed.1)
+    }
+
     func testOutOfRangeIndicesAreRejectedNotCrashed() {
         var problem = BundleAdjustmentProblem()
         let camera = problem.addCamera(CameraIntrinsics(width: 10, height: 10, fx: 10, fy: 10, cx: 5, cy: 5), refine: [])

@@ -153,6 +153,9 @@ typedef struct {
     const int32_t* observation_image;
     const int32_t* observation_point;
     const double* observation_xy;
+    /// Optional per-observation weight on the residual (1/σ relative to a unit-noise keypoint);
+    /// null weighs every observation 1.
+    const double* observation_weight;
 } rc_bundle_problem;
 
 typedef struct {
