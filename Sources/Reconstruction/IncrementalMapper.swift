@@ -77,7 +77,6 @@ public struct IncrementalMapper {
     var fixedImage = -1
     var scaleAnchorImage = -1
     var registeredAtLastGlobalAdjustment = 0
-    var adjustmentCount = 0
     /// Per image, the keypoint size (pixels) at and below which residuals have full weight.
     let referenceScale: [Double]
 
@@ -378,7 +377,6 @@ public struct IncrementalMapper {
             let axis = [abs(t.x), abs(t.y), abs(t.z)].enumerated().max { $0.element < $1.element }!.offset
             problem.scaleAnchor = (anchor, axis)
         }
-        adjustmentCount += 1
         do {
             try BundleAdjuster(options: o).solve(&problem)
         } catch {

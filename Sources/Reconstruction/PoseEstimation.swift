@@ -189,13 +189,13 @@ public struct PoseEstimation: Sendable {
     static func insertInvalid(scene: SparseScene, sources: [ImageSource], invalid: [InvalidImage]) -> SparseScene {
         guard !invalid.isEmpty else { return scene }
         let reasons = Dictionary(invalid.map { ($0.name, $0.reason) }, uniquingKeysWith: { a, _ in a })
-        var byName = Dictionary(scene.images.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var indexByName = Dictionary(scene.images.indices.map { (scene.images[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
         var images: [SparseScene.Image] = []
         var remap: [Int: Int] = [:]
         for source in sources {
-            if let image = byName.removeValue(forKey: source.name) {
-                remap[scene.images.firstIndex { $0.name == source.name }!] = images.count
-                images.append(image)
+            if let index = indexByName.removeValue(forKey: source.name) {
+                remap[index] = images.count
+                images.append(scene.images[index])
             } else if let reason = reasons[source.name] {
                 images.append(SparseScene.Image(
                     name: source.name, intrinsics: CameraIntrinsics(width: 0, height: 0, fx: 0, fy: 0, cx: 0, cy: 0),

@@ -24,7 +24,6 @@ final class ProgressReporter: @unchecked Sendable {
             let width = 30, filled = Int(p.fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             FileHandle.standardError.write("\r\(p.stage.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) [\(bar)] \(Int(p.fraction * 100))%".data(using: .utf8)!)
-            if p.stage != lastStage && lastStage != nil { }
         } else if p.stage != lastStage || decile != lastDecile {
             if decile % 5 == 0 || p.stage != lastStage {
                 FileHandle.standardError.write("\(p.stage.rawValue): \(Int(p.fraction * 100))%\n".data(using: .utf8)!)

@@ -11,18 +11,39 @@ final class StrechaPosesTests: XCTestCase {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let strecha = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets/strecha")
 
-    func reconstruct(scene: String, maxMedianPositionErrorMetres: Double) throws {
+    /// With `addCorruptImage`, the photos are linked (not copied) into a temporary folder beside a
+    /// corrupt JPEG, which must be reported and skipped while everything else still registers.
+    func reconstruct(scene: String, maxMedianPositionErrorMetres: Double, addCorruptImage: Bool = false) throws {
         let sceneURL = Self.strecha.appendingPathComponent(scene)
         guard FileManager.default.fileExists(atPath: sceneURL.path) else {
             throw XCTSkip("shared dataset absent: \(sceneURL.path) (expected ../shared beside the repository)")
         }
-        let imagesURL = sceneURL.appendingPathComponent("images")
+        var imagesURL = sceneURL.appendingPathComponent("images")
         let k = try PinholeIntrinsics.load(kFile: imagesURL.appendingPathComponent("K.txt"))
+        let corruptName = "0003-corrupt.jpg"
+        if addCorruptImage {
+            let linked = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(scene)-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+            for photo in try ImageFolder.listImages(in: imagesURL) {
+                try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent(photo.lastPathComponent), withDestinationURL: photo)
+            }
+            try Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 1000)).write(to: linked.appendingPathComponent(corruptName))
+            imagesURL = linked
+        }
+        defer { if addCorruptImage { try? FileManager.default.removeItem(at: imagesURL) } }
         let sources = try ImageFolder.listImages(in: imagesURL).map {
             ImageSource(name: $0.lastPathComponent, url: $0, prior: .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
         }
         let report = try PoseEstimation().run(sources)
-        XCTAssertEqual(report.scene.registeredCount, sources.count, "every image registered")
+        let photoCount = sources.count - (addCorruptImage ? 1 : 0)
+        XCTAssertEqual(report.scene.registeredCount, photoCount, "every photo registered")
+        if addCorruptImage {
+            XCTAssertEqual(report.invalidImages.map(\.name), [corruptName])
+            let skipped = try XCTUnwrap(report.scene.images.first { $0.name == corruptName })
+            XCTAssertFalse(skipped.isRegistered)
+            XCTAssertTrue(skipped.unregisteredReason?.contains("could not be decoded") ?? false)
+            XCTAssertEqual(report.scene.images.map(\.name), sources.map(\.name), "input order kept")
+        }
 
         // Score what the exporter wrote, as a user would.
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("strecha-\(scene)-\(UUID().uuidString)")
@@ -64,6 +85,6 @@ final class StrechaPosesTests: XCTestCase {
     /// 3.25 mm today (README, "Accuracy and speed today"), so the test holds the line at a regression
     /// bound of 3.5 mm until the target is reached.
     func testHerzJesusP8PosesStayWithinTheRegressionBound() throws {
-        try reconstruct(scene: "Herz-Jesus-P8", maxMedianPositionErrorMetres: 0.0035)
+        try reconstruct(scene: "Herz-Jesus-P8", maxMedianPositionErrorMetres: 0.0035, addCorruptImage: true)
     }
 }
