@@ -17,6 +17,15 @@ public struct ImageFeatures: Sendable {
 
     public var count: Int { scales.count }
 
+    public init(imageWidth: Int, imageHeight: Int, positions: [Float], scales: [Float], descriptors: [UInt8], colors: [UInt8]) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.positions = positions
+        self.scales = scales
+        self.descriptors = descriptors
+        self.colors = colors
+    }
+
     public func position(_ i: Int) -> (x: Double, y: Double) {
         (Double(positions[2 * i]), Double(positions[2 * i + 1]))
     }

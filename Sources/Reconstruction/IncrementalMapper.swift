@@ -19,6 +19,8 @@ public struct IncrementalMapper {
         public var minRegistrationInliers = 30
         /// …and at least this fraction of its 2D–3D correspondences as inliers.
         public var minRegistrationInlierRatio = 0.2
+        /// An image is tried at most this many times (each time only after the model has grown).
+        public var maxRegistrationAttempts = 5
         /// A global bundle adjustment runs when the registered count has grown by this factor.
         public var globalAdjustmentGrowth = 1.25
         /// Bundle adjustment during growth.
@@ -60,6 +62,13 @@ public struct IncrementalMapper {
         public var intrinsicsSource: IntrinsicsSource
         /// Images with equal `cameraGroup` share one set of intrinsics in bundle adjustment.
         public var cameraGroup: Int
+
+        public init(features: ImageFeatures, intrinsics: CameraIntrinsics, intrinsicsSource: IntrinsicsSource, cameraGroup: Int) {
+            self.features = features
+            self.intrinsics = intrinsics
+            self.intrinsicsSource = intrinsicsSource
+            self.cameraGroup = cameraGroup
+        }
     }
 
     public let options: Options
@@ -135,23 +144,25 @@ public struct IncrementalMapper {
     public mutating func run(progress: (Int) -> Void = { _ in }) throws -> SparseScene {
         try initialize()
         progress(registered.count)
-        var failedAttempts = [Int](repeating: 0, count: images.count)
+        // An image that failed to register is tried again only once the model has grown since.
+        var failedAtModelSize = [Int](repeating: -1, count: images.count)
+        var attempts = [Int](repeating: 0, count: images.count)
         while true {
-            let candidates = nextImageCandidates(excludingFailures: failedAttempts)
+            let modelSize = registered.count
+            let candidates = nextImageCandidates().filter {
+                failedAtModelSize[$0.0] != modelSize && attempts[$0.0] < options.maxRegistrationAttempts
+            }
             guard !candidates.isEmpty else { break }
-            var registeredOne = false
-            for (image, _) in candidates.prefix(5) {
+            for (image, _) in candidates {
+                attempts[image] += 1
                 if register(image) {
-                    registeredOne = true
                     extendTracks(into: image)
                     adjustAfterRegistration(of: image)
                     progress(registered.count)
                     break
-                } else {
-                    failedAttempts[image] += 1
                 }
+                failedAtModelSize[image] = modelSize
             }
-            if !registeredOne && candidates.count <= 5 { break }
         }
         finish()
         return makeScene()
@@ -215,9 +226,9 @@ public struct IncrementalMapper {
     // MARK: Registration
 
     /// Unregistered images ordered by how many triangulated points they see.
-    func nextImageCandidates(excludingFailures failures: [Int]) -> [(Int, Int)] {
+    func nextImageCandidates() -> [(Int, Int)] {
         var out: [(Int, Int)] = []
-        for image in images.indices where cameraFromWorld[image] == nil && failures[image] < 3 {
+        for image in images.indices where cameraFromWorld[image] == nil {
             var visible = 0
             for t in tracks.trackOfKeypoint[image] where t >= 0 && points[Int(t)] != nil { visible += 1 }
             if visible >= options.minRegistrationInliers { out.append((image, visible)) }

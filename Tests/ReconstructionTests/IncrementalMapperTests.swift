@@ -1,0 +1,59 @@
+import Reconstruction
+import ReconstructionCore
+import XCTest
+
+final class IncrementalMapperTests: XCTestCase {
+    /// Keypoint k of every image is the projection of point k (plus optional noise), so matches
+    /// between any two images are (k, k).
+    func inputs(scene: SyntheticScene, noisePixels: Double, seed: UInt64) -> [IncrementalMapper.ImageInput] {
+        var rng = SplitMix64(seed: seed)
+        return scene.cameraFromWorld.indices.map { c in
+            var positions: [Float] = []
+            for p in scene.points.indices {
+                let pixel = scene.pixel(point: p, camera: c)
+                positions += [Float(pixel.x + noisePixels * rng.gaussian()), Float(pixel.y + noisePixels * rng.gaussian())]
+            }
+            let n = scene.points.count
+            let features = ImageFeatures(imageWidth: 640, imageHeight: 480, positions: positions,
+                                         scales: Array(repeating: 3, count: n), descriptors: Array(repeating: 0, count: 128 * n),
+                                         colors: Array(repeating: 128, count: 3 * n))
+            return IncrementalMapper.ImageInput(features: features, intrinsics: scene.intrinsics, intrinsicsSource: .given, cameraGroup: 0)
+        }
+    }
+
+    func geometries(scene: SyntheticScene, images: Int) -> [TwoViewGeometry] {
+        let all = (0..<Int32(scene.points.count)).map { $0 }
+        var out: [TwoViewGeometry] = []
+        for i in 0..<images {
+            for j in (i + 1)..<images {
+                let pose = scene.cameraFromWorld[j] * scene.cameraFromWorld[i].inverse
+                let unit = RigidTransform(rotation: pose.rotation, translation: pose.translation.normalized)
+                out.append(TwoViewGeometry(pair: ImagePair(i, j), keypoints1: all, keypoints2: all, secondFromFirst: unit,
+                                           medianTriangulationAngleDegrees: 15 * Double(j - i), homographyInlierRatio: 0.3))
+            }
+        }
+        return out
+    }
+
+    func testRecoversEveryPoseFromNoisyTracksAndReportsAnUnmatchedImage() throws {
+        let scene = SyntheticScene(pointCount: 400, cameraCount: 6, seed: 21)
+        var images = inputs(scene: scene, noisePixels: 0.3, seed: 4)
+        // Image 5 has no verified matches at all: it must come back unregistered, with a reason.
+        let verified = geometries(scene: scene, images: 5)
+        images[5].features.positions = images[5].features.positions.map { $0 + 50 }
+        let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+        var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+        let result = try mapper.run()
+
+        XCTAssertEqual(result.registeredCount, 5)
+        XCTAssertFalse(result.images[5].isRegistered)
+        XCTAssertNotNil(result.images[5].unregisteredReason)
+        let truth = scene.cameraFromWorld.prefix(5).enumerated().map { NamedPose(name: "\($0.offset)", worldFromCamera: $0.element.inverse) }
+        let estimated = result.images.prefix(5).enumerated().map { NamedPose(name: "\($0.offset)", worldFromCamera: $0.element.cameraFromWorld?.inverse) }
+        let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        XCTAssertLessThan(accuracy.maxRotationErrorDegrees, 0.05)
+        XCTAssertLessThan(accuracy.maxPositionError, 0.005, "scene units; cameras are 5 units from the points")
+        XCTAssertGreaterThan(result.points.count, 390)
+        for point in result.points { XCTAssertLessThan(point.meanReprojectionErrorPixels, 2) }
+    }
+}
