@@ -28,6 +28,23 @@ final class ShimErrorPathTests: XCTestCase {
         }
     }
 
+    /// libjpeg would decode a cut-off JPEG with grey rows; the shim must call it corrupt instead,
+    /// while still accepting data after the end-of-image marker (motion photos, vendor trailers).
+    func testTruncatedJPEGIsADecodeErrorButTrailingDataIsAccepted() throws {
+        let jpeg = Self.minimalJPEG
+        XCTAssertNoThrow(try FeatureExtractor().extract(encoded: jpeg))
+        XCTAssertNoThrow(try FeatureExtractor().extract(encoded: jpeg + Data("trailer after EOI".utf8)))
+        XCTAssertThrowsError(try FeatureExtractor().extract(encoded: jpeg.prefix(jpeg.count - 40))) { error in
+            XCTAssertEqual((error as? ShimError)?.kind, .decodeFailed)
+            XCTAssertTrue("\(error)".contains("truncated"))
+        }
+    }
+
+    /// A 16×16 grey baseline JPEG (written once with Pillow, quality 90; 8-bit greyscale).
+    static let minimalJPEG = Data(base64Encoded: """
+        /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRUVDA8XGBYUGBIUFRT/wAALCAAQABABAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/ACiiiv/Z
+        """, options: .ignoreUnknownCharacters)!
+
     func testMatchingEmptyDescriptorSetsGivesNoMatches() throws {
         XCTAssertEqual(try DescriptorMatcher().match([], []).count, 0)
         XCTAssertEqual(try DescriptorMatcher().match([UInt8](repeating: 1, count: 128), []).count, 0)
