@@ -55,24 +55,19 @@ def camera_to_world(qw, qx, qy, qz, tx, ty, tz):
     return q, centre
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("models", type=Path, nargs="+", help="COLMAP text model folders")
-    parser.add_argument("--images", type=Path, required=True, help="folder of the photos (lists every image)")
-    parser.add_argument("--out", type=Path, required=True, help="poses.json to write")
-    parser.add_argument("--generator", default="COLMAP", help="free text stored as \"generator\"")
-    args = parser.parse_args()
-
-    names = sorted(p.name for p in args.images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+def write_poses_json(models, images_dir: Path, out: Path, generator: str):
+    """Writes poses.json for every photo in images_dir from the model (of `models`) with the most
+    registered images; returns (that model's folder or None, registered count)."""
+    names = sorted(p.name for p in images_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     best_dir, best = None, {}
-    for model in args.models:
-        images_txt = model / "images.txt"
+    for model in models:
+        images_txt = Path(model) / "images.txt"
         if not images_txt.is_file():
             print(f"warning: {images_txt} missing, skipped", file=sys.stderr)
             continue
         poses = read_images_txt(images_txt)
         if best_dir is None or len(poses) > len(best):
-            best_dir, best = model, poses
+            best_dir, best = Path(model), poses
     entries = []
     for name in names:
         if name in best:
@@ -82,11 +77,22 @@ def main():
             reason = "not in the largest reconstruction" if best_dir else "mapper produced no reconstruction"
             entries.append({"file": name, "registered": False, "reason": reason})
     document = {"convention": "camera_to_world", "quaternion_order": "wxyz",
-                "generator": args.generator, "images": entries}
-    args.out.write_text(json.dumps(document, indent=2) + "\n")
-    print(best_dir if best_dir else "")
+                "generator": generator, "images": entries}
+    out.write_text(json.dumps(document, indent=2) + "\n")
     print(f"{len(best)}/{len(names)} images registered in {best_dir}", file=sys.stderr)
-    return 0 if best else 1
+    return best_dir, len(best)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("models", type=Path, nargs="+", help="COLMAP text model folders")
+    parser.add_argument("--images", type=Path, required=True, help="folder of the photos (lists every image)")
+    parser.add_argument("--out", type=Path, required=True, help="poses.json to write")
+    parser.add_argument("--generator", default="COLMAP", help="free text stored as \"generator\"")
+    args = parser.parse_args()
+    best_dir, registered = write_poses_json(args.models, args.images, args.out, args.generator)
+    print(best_dir if best_dir else "")
+    return 0 if registered else 1
 
 
 if __name__ == "__main__":

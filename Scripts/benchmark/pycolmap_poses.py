@@ -20,13 +20,12 @@ Usage: pycolmap_poses.py SCENE_IMAGES_DIR OUT_DIR --k-file K.txt
 
 import argparse
 import json
-import math
-import os
 import sys
 import time
 from pathlib import Path
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp"}
+from colmap_model_to_poses import IMAGE_SUFFIXES, write_poses_json  # same folder
+
 PINNED_PYCOLMAP = "4.2.1"
 
 
@@ -38,27 +37,6 @@ def read_k(path: Path):
     return fx, fy, cx, cy
 
 
-def quaternion_wxyz(m):
-    """Unit quaternion [w, x, y, z] of a 3x3 rotation matrix (Shepperd's method)."""
-    trace = m[0][0] + m[1][1] + m[2][2]
-    if trace > 0:
-        s = math.sqrt(trace + 1.0) * 2
-        q = [0.25 * s, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s]
-    elif m[0][0] > m[1][1] and m[0][0] > m[2][2]:
-        s = math.sqrt(1.0 + m[0][0] - m[1][1] - m[2][2]) * 2
-        q = [(m[2][1] - m[1][2]) / s, 0.25 * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s]
-    elif m[1][1] > m[2][2]:
-        s = math.sqrt(1.0 + m[1][1] - m[0][0] - m[2][2]) * 2
-        q = [(m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, 0.25 * s, (m[1][2] + m[2][1]) / s]
-    else:
-        s = math.sqrt(1.0 + m[2][2] - m[0][0] - m[1][1]) * 2
-        q = [(m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25 * s]
-    if q[0] < 0:
-        q = [-v for v in q]
-    norm = math.sqrt(sum(v * v for v in q))
-    return [v / norm for v in q]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("images", type=Path, help="folder of photos (e.g. .../fountain-P11/images)")
@@ -67,7 +45,6 @@ def main():
     parser.add_argument("--threads", type=int, default=-1, help="threads per step (-1: all cores)")
     args = parser.parse_args()
 
-    import numpy as np
     import pycolmap
 
     if pycolmap.__version__ != PINNED_PYCOLMAP:
@@ -126,38 +103,20 @@ def main():
     timings["map"] = time.perf_counter() - t
     print(f"map: {timings['map']:.1f} s ({len(reconstructions)} model(s))", flush=True)
 
-    # 4. Export the largest model: COLMAP text + poses.json (camera-to-world).
+    # 4. Export the largest model as COLMAP text, and poses.json through the converter the
+    #    COLMAP CLI peer uses too (camera-to-world), so both peers are scored the same way.
     t = time.perf_counter()
-    registered = {}
+    models = []
     if reconstructions:
         best_id, best = max(reconstructions.items(), key=lambda kv: (kv[1].num_reg_images(), -kv[0]))
         text_dir = args.out / "sparse_txt"
         text_dir.mkdir()
         best.write_text(str(text_dir))
-        for image in best.images.values():
-            if not image.has_pose:
-                continue
-            cam_from_world = image.cam_from_world()
-            world_from_cam = np.asarray(cam_from_world.rotation.matrix()).T
-            centre = np.asarray(image.projection_center()).reshape(3)
-            registered[image.name] = (quaternion_wxyz(world_from_cam.tolist()), [float(v) for v in centre])
-        print(f"largest model: #{best_id}, {len(registered)}/{len(names)} images registered, "
+        models.append(text_dir)
+        print(f"largest model: #{best_id}, {best.num_reg_images()}/{len(names)} images registered, "
               f"{best.num_points3D()} points", flush=True)
-    entries = []
-    for name in names:
-        if name in registered:
-            q, c = registered[name]
-            entries.append({"file": name, "registered": True, "rotation": q, "translation": c})
-        else:
-            reason = "not in the largest reconstruction" if reconstructions else "mapper produced no reconstruction"
-            entries.append({"file": name, "registered": False, "reason": reason})
-    document = {
-        "convention": "camera_to_world",
-        "quaternion_order": "wxyz",
-        "generator": f"pycolmap {pycolmap.__version__} (Scripts/benchmark/pycolmap_poses.py)",
-        "images": entries,
-    }
-    (args.out / "poses.json").write_text(json.dumps(document, indent=2) + "\n")
+    _, registered = write_poses_json(models, args.images, args.out / "poses.json",
+                                     f"pycolmap {pycolmap.__version__} (Scripts/benchmark/pycolmap_poses.py)")
     timings["export"] = time.perf_counter() - t
     timings["total"] = time.perf_counter() - t_start
     (args.out / "timings.json").write_text(json.dumps(timings, indent=2) + "\n")
