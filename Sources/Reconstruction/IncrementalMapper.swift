@@ -13,6 +13,10 @@ public struct IncrementalMapper {
         public var minTriangulationAngleDegrees = 1.5
         /// The initial pair's median triangulation angle must reach this (degrees).
         public var minInitialPairAngleDegrees = 4.0
+        /// The initial pair is rejected when a homography explains more than this share of its inliers.
+        public var maxInitialPairHomographyInlierRatio = 0.95
+        /// Homography inlier threshold in pixels for that test.
+        public var homographyMaxErrorPixels = 6.0
         /// PnP RANSAC inlier threshold in pixels.
         public var absolutePoseMaxErrorPixels = 4.0
         /// An image registers only with at least this many 2D–3D inliers.
@@ -180,7 +184,8 @@ public struct IncrementalMapper {
                 keypoints1: g.keypoints1, keypoints2: g.keypoints2,
                 intrinsics1: intrinsics(of: g.pair.first), intrinsics2: intrinsics(of: g.pair.second))
             // Prefer many inliers on a non-planar, well-conditioned pair.
-            if angle >= options.minInitialPairAngleDegrees && g.homographyInlierRatio < 0.95 {
+            if angle >= options.minInitialPairAngleDegrees
+                && homographyInlierRatio(g) < options.maxInitialPairHomographyInlierRatio {
                 best = (g, pose, angle)
                 break
             }
@@ -204,6 +209,23 @@ public struct IncrementalMapper {
         }
         globalAdjustment(options.growthAdjustment, refineIntrinsics: false)
         filterObservations(maxError: options.maxReprojectionErrorPixels)
+    }
+
+    /// The share of a pair's inliers that a homography also explains (near 1: a planar scene or a
+    /// pure rotation, which cannot start a reconstruction). Computed only for the candidates examined.
+    func homographyInlierRatio(_ g: TwoViewGeometry) -> Double {
+        let f1 = images[g.pair.first].features, f2 = images[g.pair.second].features
+        var pixels1 = [Double](), pixels2 = [Double]()
+        pixels1.reserveCapacity(2 * g.inlierCount)
+        pixels2.reserveCapacity(2 * g.inlierCount)
+        for (a, b) in zip(g.keypoints1, g.keypoints2) {
+            let p = f1.position(Int(a)), q = f2.position(Int(b))
+            pixels1 += [p.x, p.y]
+            pixels2 += [q.x, q.y]
+        }
+        let options = RansacOptions(maxError: self.options.homographyMaxErrorPixels, confidence: 0.999, maxIterations: 2_000)
+        let inliers = (try? GeometryEstimators.homography(pixels1: pixels1, pixels2: pixels2, options: options).inlierCount) ?? 0
+        return Double(inliers) / Double(max(1, g.inlierCount))
     }
 
     /// The pair's relative pose: from verification, or from an essential matrix on its inliers.

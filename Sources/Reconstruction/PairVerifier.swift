@@ -76,11 +76,6 @@ public struct PairVerifier: Sendable {
         let inlierCount = mask.lazy.filter { $0 }.count
         guard inlierCount >= options.minInliers else { return .failure(.tooFewInliers(inlierCount)) }
 
-        let homographyInliers = (try? GeometryEstimators.homography(
-            pixels1: pixels1, pixels2: pixels2,
-            options: RansacOptions(maxError: 4 * options.maxEpipolarErrorPixels, confidence: 0.999, maxIterations: 2_000)
-        ).inlierCount) ?? 0
-
         var k1 = [Int32](), k2 = [Int32]()
         k1.reserveCapacity(inlierCount)
         k2.reserveCapacity(inlierCount)
@@ -94,8 +89,7 @@ public struct PairVerifier: Sendable {
                                                   keypoints1: k1, keypoints2: k2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
         }
         return .success(TwoViewGeometry(pair: pair, keypoints1: k1, keypoints2: k2, secondFromFirst: secondFromFirst,
-                                        medianTriangulationAngleDegrees: angle,
-                                        homographyInlierRatio: Double(homographyInliers) / Double(inlierCount)))
+                                        medianTriangulationAngleDegrees: angle))
     }
 
     static func normalize(_ pixels: [Double], _ k: CameraIntrinsics) -> [Double] {

@@ -12,18 +12,15 @@ public struct TwoViewGeometry: Sendable {
     public var secondFromFirst: RigidTransform?
     /// Median angle between the two viewing rays of the inliers, in degrees (nil without a pose).
     public var medianTriangulationAngleDegrees: Double?
-    /// Inliers of a homography over inliers of the epipolar model (near 1: planar or pure rotation).
-    public var homographyInlierRatio: Double
 
     public var inlierCount: Int { keypoints1.count }
 
     public init(pair: ImagePair, keypoints1: [Int32], keypoints2: [Int32], secondFromFirst: RigidTransform?,
-                medianTriangulationAngleDegrees: Double?, homographyInlierRatio: Double) {
+                medianTriangulationAngleDegrees: Double?) {
         self.pair = pair
         self.keypoints1 = keypoints1
         self.keypoints2 = keypoints2
         self.secondFromFirst = secondFromFirst
         self.medianTriangulationAngleDegrees = medianTriangulationAngleDegrees
-        self.homographyInlierRatio = homographyInlierRatio
     }
 }

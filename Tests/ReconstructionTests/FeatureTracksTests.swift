@@ -5,7 +5,7 @@ import XCTest
 final class FeatureTracksTests: XCTestCase {
     func geometry(_ a: Int, _ b: Int, _ k1: [Int32], _ k2: [Int32]) -> TwoViewGeometry {
         TwoViewGeometry(pair: ImagePair(a, b), keypoints1: k1, keypoints2: k2, secondFromFirst: nil,
-                        medianTriangulationAngleDegrees: nil, homographyInlierRatio: 0)
+                        medianTriangulationAngleDegrees: nil)
     }
 
     func testMatchesChainAcrossPairsIntoOneTrack() {

@@ -29,7 +29,7 @@ final class IncrementalMapperTests: XCTestCase {
                 let pose = scene.cameraFromWorld[j] * scene.cameraFromWorld[i].inverse
                 let unit = RigidTransform(rotation: pose.rotation, translation: pose.translation.normalized)
                 out.append(TwoViewGeometry(pair: ImagePair(i, j), keypoints1: all, keypoints2: all, secondFromFirst: unit,
-                                           medianTriangulationAngleDegrees: 15 * Double(j - i), homographyInlierRatio: 0.3))
+                                           medianTriangulationAngleDegrees: 15 * Double(j - i)))
             }
         }
         return out
