@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs `body` for each index on up to `workers` threads and returns the results in order.
-func parallelMap<T: Sendable>(_ count: Int, workers: Int, _ body: @Sendable (Int) -> T) -> [T] {
+public func parallelMap<T: Sendable>(_ count: Int, workers: Int, _ body: @Sendable (Int) -> T) -> [T] {
     let slots = ResultSlots<T>(count)
     let counter = AtomicCounter()
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
@@ -18,10 +18,11 @@ func parallelMap<T: Sendable>(_ count: Int, workers: Int, _ body: @Sendable (Int
 }
 
 /// A lock-protected incrementing counter.
-final class AtomicCounter: @unchecked Sendable {
+public final class AtomicCounter: @unchecked Sendable {
     private var value = 0
     private let lock = NSLock()
-    func next() -> Int {
+    public init() {}
+    public func next() -> Int {
         lock.lock()
         defer { lock.unlock() }
         value += 1
@@ -30,8 +31,8 @@ final class AtomicCounter: @unchecked Sendable {
 }
 
 /// Results written by concurrent workers, one slot each.
-final class ResultSlots<T>: @unchecked Sendable {
-    var values: [T?]
-    let lock = NSLock()
-    init(_ n: Int) { values = Array(repeating: nil, count: n) }
+public final class ResultSlots<T>: @unchecked Sendable {
+    public var values: [T?]
+    public let lock = NSLock()
+    public init(_ n: Int) { values = Array(repeating: nil, count: n) }
 }
