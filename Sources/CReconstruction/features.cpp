@@ -1,14 +1,13 @@
 // SIFT keypoints with RootSIFT descriptors, from encoded image bytes.
 #include <algorithm>
 #include <cmath>
-#include <mutex>
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <vector>
 
 #include "guarded.hpp"
+#include "image_io.hpp"
 
 struct rc_features {
     int32_t width = 0;
@@ -39,39 +38,6 @@ void root_sift(const cv::Mat& sift, std::vector<uint8_t>& out) {
     }
 }
 
-// Decode failures come back as statuses with messages; OpenCV's log lines would only repeat them
-// (imdecode in 4.6 still writes its own line to stderr for truncated files).
-void silence_opencv_log() {
-    static std::once_flag once;
-    std::call_once(once, [] { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); });
-}
-
-// libjpeg decodes a truncated JPEG without error (the missing rows come out grey), so check that the
-// image data is complete: walk the marker segments to the first scan, then look for the end-of-image
-// marker in the entropy-coded data (where 0xFF bytes are always stuffed or restart markers). Bytes after
-// the end-of-image marker (motion-photo video, vendor trailers) are allowed.
-bool is_truncated_jpeg(const uint8_t* data, size_t length) {
-    if (length < 4 || data[0] != 0xFF || data[1] != 0xD8) return false;  // not a JPEG
-    size_t i = 2;
-    while (true) {
-        while (i < length && data[i] == 0xFF) ++i;  // fill bytes before a marker
-        if (i + 2 >= length) return true;
-        const uint8_t marker = data[i];
-        if (marker == 0xD9) return false;
-        const size_t segment = (static_cast<size_t>(data[i + 1]) << 8) | data[i + 2];
-        if (segment < 2) return true;
-        i += 1 + segment;
-        if (marker == 0xDA) break;  // start of scan: entropy-coded data follows
-    }
-    for (; i + 1 < length; ++i) {
-        if (data[i] != 0xFF) continue;
-        const uint8_t next = data[i + 1];
-        if (next == 0xD9) return false;
-        // 0xFF00 (stuffing), restart markers and later scans' headers are part of complete data.
-    }
-    return true;
-}
-
 }  // namespace
 
 extern "C" int32_t rc_extract_features(const uint8_t* encoded, size_t length, const rc_feature_options* options,
@@ -81,12 +47,7 @@ extern "C" int32_t rc_extract_features(const uint8_t* encoded, size_t length, co
         rc::require(options != nullptr && out != nullptr, "null argument");
         rc::require(options->detection_scale > 0 && options->detection_scale <= 1, "detection_scale must be in (0, 1]");
         *out = nullptr;
-        silence_opencv_log();
-        if (is_truncated_jpeg(encoded, length))
-            throw rc::Failure{RC_DECODE_FAILED, "truncated JPEG: the image data ends before the end-of-image marker"};
-        cv::Mat buffer(1, static_cast<int>(length), CV_8U, const_cast<uint8_t*>(encoded));
-        cv::Mat color = cv::imdecode(buffer, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-        if (color.empty()) throw rc::Failure{RC_DECODE_FAILED, "not a decodable image (corrupt, truncated or unknown format)"};
+        cv::Mat color = rc::decode_image(encoded, length, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
 
         auto result = std::make_unique<rc_features>();
         // Keypoints are reported in the decoded image's own pixels, whatever the working resolution.

@@ -26,6 +26,60 @@ typedef struct {
     char message[512];
 } rc_error;
 
+// MARK: Image codec
+
+/// How `rc_image_decode` converts the pixels.
+enum {
+    RC_DECODE_COLOR = 0,     ///< 3 channels RGB, 8-bit
+    RC_DECODE_GRAY = 1,      ///< 1 channel, 8-bit
+    RC_DECODE_UNCHANGED = 2, ///< channels and sample type as stored (16-bit PNG depth, float TIFF)
+};
+
+/// Sample types of decoded or encoded pixels.
+enum {
+    RC_SAMPLE_U8 = 0,
+    RC_SAMPLE_U16 = 1,
+    RC_SAMPLE_F32 = 2,
+};
+
+/// Encoded image formats.
+enum {
+    RC_FORMAT_PNG = 0,
+    RC_FORMAT_JPEG = 1,
+    RC_FORMAT_TIFF = 2,
+};
+
+/// Decoded pixels: rows top to bottom, channels interleaved (RGB / RGBA order).
+typedef struct rc_image rc_image;
+
+typedef struct {
+    int32_t width;
+    int32_t height;
+    int32_t channels;
+    int32_t sample_type;  ///< RC_SAMPLE_*
+} rc_image_info;
+
+/// Decodes an encoded image. `reduction` (1, 2, 4 or 8) divides the size while decoding (JPEG
+/// decodes at the reduced size directly); only 1 is allowed with RC_DECODE_UNCHANGED. EXIF
+/// orientation is ignored, as in feature extraction.
+int32_t rc_image_decode(const uint8_t* encoded, size_t length, int32_t mode, int32_t reduction, rc_image** out,
+                        rc_error* error);
+void rc_image_get_info(const rc_image* image, rc_image_info* info);
+/// Copies width × height × channels samples of the info's sample type.
+void rc_image_copy(const rc_image* image, void* pixels);
+void rc_image_free(rc_image* image);
+
+/// An encoded byte buffer owned by the shim.
+typedef struct rc_bytes rc_bytes;
+
+/// Encodes width × height × channels (1 or 3, RGB order) samples as PNG (8/16-bit), JPEG (8-bit,
+/// `jpeg_quality` 1…100) or TIFF (8/16-bit or float).
+int32_t rc_image_encode(const void* pixels, int32_t width, int32_t height, int32_t channels, int32_t sample_type,
+                        int32_t format, int32_t jpeg_quality, rc_bytes** out, rc_error* error);
+size_t rc_bytes_size(const rc_bytes* bytes);
+const uint8_t* rc_bytes_data(const rc_bytes* bytes);
+void rc_bytes_free(rc_bytes* bytes);
+
 // MARK: Features
 
 typedef struct {
