@@ -45,17 +45,20 @@ let package = Package(
         // Formats: reading captures and ground truth; writing pose and model files.
         .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
+        // Regression harness: reference datasets, thresholds, runs and reports.
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        .testTarget(name: "RegressionTests", dependencies: ["Regression"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]

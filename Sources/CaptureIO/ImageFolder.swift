@@ -7,9 +7,19 @@ public struct ImageFolder {
         "jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "heic", "heif",
     ]
 
+    /// File-name suffixes (before the extension, case-insensitive) of per-image sidecars in
+    /// Object Capture-style folders: `0001_depth.png` belongs to `0001.jpg` and is not a photo.
+    public static let sidecarSuffixes = ["_depth", "_depthconfidence", "_confidence", "_mask", "_matte"]
+
+    /// True when `name` is a sidecar of a photo (depth, confidence, mask or matte image).
+    public static func isSidecar(_ name: String) -> Bool {
+        let stem = ((name as NSString).deletingPathExtension).lowercased()
+        return sidecarSuffixes.contains { stem.hasSuffix($0) }
+    }
+
     /// The image files directly inside `directory`, sorted by file name.
     ///
-    /// Not recursive. Hidden files (names starting with ".") and anything that is not a regular
+    /// Not recursive. Sidecar images (`isSidecar`) are not photos and are skipped. Hidden files (names starting with ".") and anything that is not a regular
     /// file (after following symbolic links) are skipped. Extensions match case-insensitively.
     /// - Throws: `CaptureIOError` if `directory` does not exist, is not a directory, or cannot be read.
     public static func listImages(in directory: URL) throws -> [URL] {
@@ -30,7 +40,7 @@ public struct ImageFolder {
         var images: [(name: String, url: URL)] = []
         for name in names where !name.hasPrefix(".") {
             let ext = (name as NSString).pathExtension.lowercased()
-            guard imageExtensions.contains(ext) else { continue }
+            guard imageExtensions.contains(ext), !isSidecar(name) else { continue }
             let url = directory.appendingPathComponent(name, isDirectory: false)
             guard isRegularFile(url) else { continue }
             images.append((name, url))

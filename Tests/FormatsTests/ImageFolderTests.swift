@@ -21,6 +21,17 @@ final class ImageFolderTests: XCTestCase {
         XCTAssertEqual(names, ["a.JPG", "b.png", "m.TIFF", "w.webp", "z.heic"])
     }
 
+    func testSkipsObjectCaptureSidecarsButKeepsLookalikeNames() throws {
+        let directory = try makeTemporaryDirectory(self)
+        for name in ["0001.jpg", "0001_depth.png", "0001_depthConfidence.png", "0001_mask.png", "0001_Matte.PNG",
+                     "depth.jpg", "mask_0002.jpg"] {
+            try touch(directory, name)
+        }
+        XCTAssertEqual(try ImageFolder.listImages(in: directory).map(\.lastPathComponent), ["0001.jpg", "depth.jpg", "mask_0002.jpg"])
+        XCTAssertTrue(ImageFolder.isSidecar("IMG_0001_depth.TIF"))
+        XCTAssertFalse(ImageFolder.isSidecar("IMG_0001.HEIC"))
+    }
+
     func testFollowsSymbolicLinksToImageFiles() throws {
         let directory = try makeTemporaryDirectory(self)
         try touch(directory, "a.jpg")

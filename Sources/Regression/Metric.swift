@@ -1,0 +1,20 @@
+/// Names of the metrics a regression run produces (keys of thresholds and reports).
+public enum Metric {
+    /// Registered images / all images.
+    public static let registeredFraction = "poses.registered_fraction"
+    /// Camera-centre error after similarity alignment, metres.
+    public static let positionErrorMedian = "poses.position_error_median_m"
+    public static let positionErrorMax = "poses.position_error_max_m"
+    /// Camera-centre error divided by the scene size (diagonal of the true camera centres' bounding box).
+    public static let positionErrorMedianRelative = "poses.position_error_median_relative"
+    /// Rotation error after alignment, degrees.
+    public static let rotationErrorMedian = "poses.rotation_error_median_deg"
+    public static let rotationErrorMax = "poses.rotation_error_max_deg"
+    /// Wall time of the pose stage, seconds (recorded, not a good threshold on shared machines).
+    public static let posesSeconds = "poses.seconds"
+
+    public static let all: Set<String> = [
+        registeredFraction, positionErrorMedian, positionErrorMax, positionErrorMedianRelative,
+        rotationErrorMedian, rotationErrorMax, posesSeconds,
+    ]
+}
