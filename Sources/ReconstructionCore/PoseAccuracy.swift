@@ -9,6 +9,10 @@ public struct PoseAccuracyReport: Sendable, Codable, Equatable {
         public var positionError: Double?
         /// Rotation error in degrees.
         public var rotationErrorDegrees: Double?
+        /// True camera centre, ground-truth units.
+        public var truePosition: Vector3?
+        /// Estimated camera centre after the similarity alignment, ground-truth units.
+        public var alignedPosition: Vector3?
     }
 
     public var cameraCount: Int
@@ -19,6 +23,9 @@ public struct PoseAccuracyReport: Sendable, Codable, Equatable {
     public var maxRotationErrorDegrees: Double
     /// Scale of the aligning similarity (ground-truth units per estimated unit).
     public var alignmentScale: Double
+    /// Diagonal of the bounding box of all true camera centres, ground-truth units: the scene size
+    /// that relative position errors are divided by.
+    public var sceneSize: Double
     public var cameras: [CameraError]
 }
 
@@ -64,10 +71,18 @@ extension PoseAccuracyReport {
             let rotationError = (p.truth.rotation.transposed * alignedRotation).rotationAngleDegrees
             byName[p.name] = CameraError(name: p.name, registered: true,
                                          positionError: alignedCentre.distance(to: p.truth.translation),
-                                         rotationErrorDegrees: rotationError)
+                                         rotationErrorDegrees: rotationError, truePosition: p.truth.translation,
+                                         alignedPosition: alignedCentre)
         }
         let cameras = groundTruth.map {
-            byName[$0.name] ?? CameraError(name: $0.name, registered: false, positionError: nil, rotationErrorDegrees: nil)
+            byName[$0.name] ?? CameraError(name: $0.name, registered: false, positionError: nil, rotationErrorDegrees: nil,
+                                           truePosition: $0.worldFromCamera?.translation, alignedPosition: nil)
+        }
+        let centres = groundTruth.compactMap { $0.worldFromCamera?.translation }
+        var lo = centres[0], hi = centres[0]
+        for c in centres {
+            lo = Vector3(min(lo.x, c.x), min(lo.y, c.y), min(lo.z, c.z))
+            hi = Vector3(max(hi.x, c.x), max(hi.y, c.y), max(hi.z, c.z))
         }
         let positions = cameras.compactMap(\.positionError)
         let rotations = cameras.compactMap(\.rotationErrorDegrees)
@@ -75,6 +90,6 @@ extension PoseAccuracyReport {
             cameraCount: groundTruth.count, registeredCount: pairs.count,
             medianPositionError: Statistics.median(positions), maxPositionError: positions.max() ?? 0,
             medianRotationErrorDegrees: Statistics.median(rotations), maxRotationErrorDegrees: rotations.max() ?? 0,
-            alignmentScale: sim.scale, cameras: cameras)
+            alignmentScale: sim.scale, sceneSize: lo.distance(to: hi), cameras: cameras)
     }
 }

@@ -3,11 +3,12 @@ import CaptureIO
 import Foundation
 import ModelExport
 import ReconstructionCore
+import Regression
 
 struct EvaluatePosesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate-poses",
-        abstract: "Score estimated poses against Strecha-format ground truth.",
+        abstract: "Score estimated poses against ground truth (Strecha scene or synthetic capture).",
         discussion: """
             Protocol (Strecha / openMVG): a 7-DoF similarity aligns the estimated camera centres to \
             the true ones; per camera, the distance between aligned and true centre (ground-truth \
@@ -17,7 +18,7 @@ struct EvaluatePosesCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Scene folder with gt_dense_cameras/ (or that folder itself).")
+    @Option(help: "Scene folder with gt_dense_cameras/ (Strecha) or ground_truth/poses.json (written by synth), or that folder itself.")
     var groundTruth: String
 
     @Argument(help: "poses.json, or the folder that holds it.")
@@ -32,7 +33,7 @@ struct EvaluatePosesCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: posesURL.path, isDirectory: &isDirectory), isDirectory.boolValue {
             posesURL = posesURL.appendingPathComponent("poses.json")
         }
-        let truth = try StrechaGroundTruth.load(sceneDirectory: URL(fileURLWithPath: groundTruth))
+        let truth = try GroundTruth.load(URL(fileURLWithPath: groundTruth)).poses
         let estimated = try PosesJSONReader.load(posesURL)
         let report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
         if json {

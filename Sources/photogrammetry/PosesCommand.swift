@@ -4,6 +4,7 @@ import Foundation
 import ModelExport
 import Reconstruction
 import ReconstructionCore
+import Regression
 
 struct PosesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -82,10 +83,7 @@ struct PosesCommand: ParsableCommand {
         if let text = intrinsics { given = try PinholeIntrinsics.parse(commaSeparated: text) }
         if let path = intrinsicsFile { given = try PinholeIntrinsics.load(kFile: URL(fileURLWithPath: path)) }
 
-        let files = try ImageFolder.listImages(in: imagesURL)
-        let sources = files.map { url -> ImageSource in
-            ImageSource(name: url.lastPathComponent, url: url, prior: Self.prior(for: url, given: given))
-        }
+        let sources = try CaptureSources.load(imagesDirectory: imagesURL, given: given)
 
         var options = PoseEstimation.Options()
         options.features.maxImageDimension = maxImageSize
@@ -112,15 +110,5 @@ struct PosesCommand: ParsableCommand {
         try PoseExport.writeAll(scene: report.scene, imagesDirectory: imagesURL, to: outputURL)
         let seconds = Date().timeIntervalSince(started)
         reporter.summary(report: report, seconds: seconds, output: outputURL)
-    }
-
-    static func prior(for url: URL, given: PinholeIntrinsics?) -> IntrinsicsPrior {
-        if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
-        guard let exif = ExifReader.read(contentsOf: url) else { return .unknown }
-        if let f35 = exif.focalLengthIn35mmFilm, f35 > 0 { return .focalLength35mmEquivalent(millimetres: f35) }
-        if let w = exif.pixelXDimension, let h = exif.pixelYDimension, let f = exif.focalLengthPixels(imageWidth: w, imageHeight: h) {
-            return .focalLength(pixels: f)
-        }
-        return .unknown
     }
 }
