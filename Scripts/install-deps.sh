@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libopenblas-dev   # descriptor matching as matrix products (CPU kernel chosen at run time)
   python3-pip
   time              # /usr/bin/time for the benchmarks' peak memory
+  chromium-headless-shell  # the regression report is checked by a headless browser screenshot
 )
 PIP_PACKAGES=(
   "pycolmap==4.2.1" # tests: the COLMAP export must load in pycolmap
