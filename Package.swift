@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
         .library(name: "CaptureIO", targets: ["CaptureIO"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "Reporting", targets: ["Reporting"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -45,8 +46,10 @@ let package = Package(
         // Formats: reading captures and ground truth; writing pose and model files.
         .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
+        // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
+        .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
@@ -58,6 +61,7 @@ let package = Package(
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
         .testTarget(name: "RegressionTests", dependencies: ["Regression"]),
         .testTarget(
             name: "EndToEndTests",
