@@ -2,10 +2,10 @@ import Foundation
 
 /// Writes whole files atomically: the bytes go to a temporary file in the destination's
 /// directory, which is then renamed over the destination, so readers never see a partial file.
-enum AtomicFileWriter {
+public enum AtomicFileWriter {
     /// Creates `url`'s parent directories if needed and atomically replaces `url` with `data`.
     /// - Throws: `ModelExportError` naming the file.
-    static func write(_ data: Data, to url: URL) throws {
+    public static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +28,7 @@ enum AtomicFileWriter {
     }
 
     /// Writes `text` as UTF-8, atomically.
-    static func write(_ text: String, to url: URL) throws {
+    public static func write(_ text: String, to url: URL) throws {
         try write(Data(text.utf8), to: url)
     }
 }

@@ -1,0 +1,16 @@
+import Foundation
+import ReconstructionCore
+
+/// Everything one dataset's run produced: the judged outcome and what the report shows.
+public struct DatasetRun: Sendable {
+    public var dataset: RegressionManifest.Dataset
+    public var outcome: DatasetOutcome
+    /// The pose stage's result, when it ran.
+    public var poses: PoseRun?
+
+    public init(dataset: RegressionManifest.Dataset, outcome: DatasetOutcome, poses: PoseRun? = nil) {
+        self.dataset = dataset
+        self.outcome = outcome
+        self.poses = poses
+    }
+}
