@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
         .library(name: "CaptureIO", targets: ["CaptureIO"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "Rendering", targets: ["Rendering"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -45,6 +46,8 @@ let package = Package(
         // Formats: reading captures and ground truth; writing pose and model files.
         .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
+        // CPU rasterizer: meshes seen by a camera into colour, depth and triangle-id buffers. No I/O.
+        .target(name: "Rendering", dependencies: ["ReconstructionCore"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
@@ -56,6 +59,7 @@ let package = Package(
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
