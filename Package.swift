@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "CaptureIO", targets: ["CaptureIO"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
         .library(name: "Rendering", targets: ["Rendering"]),
+        .library(name: "SyntheticCapture", targets: ["SyntheticCapture"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -48,6 +49,8 @@ let package = Package(
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
         // CPU rasterizer: meshes seen by a camera into colour, depth and triangle-id buffers. No I/O.
         .target(name: "Rendering", dependencies: ["ReconstructionCore"]),
+        // Synthetic Object Capture-style captures with exact truth, rendered on demand. No I/O.
+        .target(name: "SyntheticCapture", dependencies: ["ReconstructionCore", "Rendering"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
@@ -60,6 +63,7 @@ let package = Package(
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
+        .testTarget(name: "SyntheticCaptureTests", dependencies: ["SyntheticCapture", "Rendering", "ReconstructionCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
