@@ -2,7 +2,11 @@ import ReconstructionCore
 
 /// Colour of a visible triangle at a pixel position: albedo under Lambert lighting, linear RGB.
 struct SurfaceShader {
-    let mesh: TriangleMesh
+    let triangles: [SIMD3<UInt32>]
+    let positions: [SIMD3<Float>]
+    /// Vertex normals (empty when the mesh has none).
+    let normals: [SIMD3<Float>]
+    let cameraVertices: [SIMD3<Double>]
     let view: CameraView
     let albedo: Albedo
     let lighting: Lighting
@@ -16,7 +20,10 @@ struct SurfaceShader {
     let faceNormals: [SIMD3<Float>]
 
     init(mesh: TriangleMesh, view: CameraView, albedo: Albedo, lighting: Lighting) {
-        self.mesh = mesh
+        triangles = mesh.triangles
+        positions = mesh.positions
+        normals = mesh.hasNormals ? mesh.normals : []
+        cameraVertices = view.cameraVertices
         self.view = view
         self.albedo = albedo
         self.lighting = lighting
@@ -44,22 +51,22 @@ struct SurfaceShader {
 
     /// The lit colour of triangle `index` where the ray through pixel coordinates (x, y) meets it.
     func color(triangle index: Int, x: Double, y: Double) -> SIMD3<Float> {
-        let t = mesh.triangles[index]
+        let t = triangles[index]
         let i0 = Int(t.x), i1 = Int(t.y), i2 = Int(t.z)
-        let a = view.cameraVertices[i0], b = view.cameraVertices[i1], c = view.cameraVertices[i2]
+        let a = cameraVertices[i0], b = cameraVertices[i1], c = cameraVertices[i2]
         let ray = view.ray(x: x, y: y)
         let hit = intersect(ray: ray, a, b, c)
         let w1 = Float(hit.b1), w2 = Float(hit.b2)
         let weights = SIMD3(1 - w1 - w2, w1, w2)
-        let p0 = mesh.positions[i0], p1 = mesh.positions[i1], p2 = mesh.positions[i2]
+        let p0 = positions[i0], p1 = positions[i1], p2 = positions[i2]
         let position = weights.x * p0 + weights.y * p1 + weights.z * p2
         let viewDirection = normalized(view.worldDirection(SIMD3<Float>(ray)))
         var geometricNormal = faceNormals[index]
         let backFacing = dot(geometricNormal, viewDirection) > 0
         if backFacing { geometricNormal = -geometricNormal }
         var normal = geometricNormal
-        if mesh.hasNormals {
-            let n = weights.x * mesh.normals[i0] + weights.y * mesh.normals[i1] + weights.z * mesh.normals[i2]
+        if !normals.isEmpty {
+            let n = weights.x * normals[i0] + weights.y * normals[i1] + weights.z * normals[i2]
             let length = dot(n, n).squareRoot()
             if length > 1e-6 { normal = backFacing ? -n / length : n / length }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import ReconstructionCore
 import Rendering
 
@@ -5,8 +6,11 @@ import Rendering
 /// backdrop and the lights. Nothing here carries texture, so every feature is on the object (and
 /// the object may move relative to the floor between passes without confusing the matching).
 enum CaptureStudio {
-    /// Half the side of the square floor around the origin, metres.
-    static let floorHalfSize: Float = 4
+    /// Radius of the round floor around the origin, metres: its rim lies just under the horizon,
+    /// so the floor shows no corners.
+    static let floorRadius: Double = 40
+    /// Sides of the polygon approximating the floor's rim.
+    static let floorSides = 64
     /// Linear reflectance of the floor.
     static let floorAlbedo = SIMD3<Float>(0.3, 0.3, 0.3)
     /// The backdrop where neither object nor floor is seen, linear RGB.
@@ -21,13 +25,17 @@ enum CaptureStudio {
                         directionalIntensity: 0.6, headlightIntensity: 0.25)
     }
 
-    /// The floor (two triangles facing up) in the object's frame.
+    /// The floor (a disc facing up, as a triangle fan) in the object's frame.
     static func floor(objectFromWorld: RigidTransform) -> TriangleMesh {
-        let s = Double(floorHalfSize)
-        let corners = [Vector3(-s, -s, 0), Vector3(s, -s, 0), Vector3(s, s, 0), Vector3(-s, s, 0)].map { corner in
+        let rim = (0..<floorSides).map { i -> Vector3 in
+            let angle = 2 * Double.pi * Double(i) / Double(floorSides)
+            return Vector3(floorRadius * cos(angle), floorRadius * sin(angle), 0)
+        }
+        let positions = ([Vector3.zero] + rim).map { corner in
             let p = objectFromWorld.apply(corner)
             return SIMD3(Float(p.x), Float(p.y), Float(p.z))
         }
-        return TriangleMesh(positions: corners, triangles: [SIMD3(0, 1, 2), SIMD3(0, 2, 3)])
+        let triangles = (0..<floorSides).map { i in SIMD3<UInt32>(0, UInt32(1 + i), UInt32(1 + (i + 1) % floorSides)) }
+        return TriangleMesh(positions: positions, triangles: triangles)
     }
 }

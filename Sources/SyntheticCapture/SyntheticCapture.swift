@@ -87,10 +87,12 @@ public struct SyntheticCapture: Sendable {
         passScenes = placements.map { worldFromObject in
             let objectFromWorld = worldFromObject.inverse
             var mesh = object.mesh
-            mesh.normals = []  // the floor has none; shading uses the object's own normals below
-            mesh.append(CaptureStudio.floor(objectFromWorld: objectFromWorld))
-            mesh.normals = object.mesh.normals + Array(repeating: SIMD3<Float>(
-                Float(objectFromWorld.rotation[0, 2]), Float(objectFromWorld.rotation[1, 2]), Float(objectFromWorld.rotation[2, 2])), count: 4)
+            let floor = CaptureStudio.floor(objectFromWorld: objectFromWorld)
+            mesh.normals = []
+            mesh.append(floor)
+            // The object's normals, then the floor's: physical up in the object's frame.
+            let up = objectFromWorld.rotation.column(2)
+            mesh.normals = object.mesh.normals + Array(repeating: SIMD3(Float(up.x), Float(up.y), Float(up.z)), count: floor.vertexCount)
             var photo = MeshRasterizer.Options()
             photo.supersampling = settings.supersampling
             photo.lighting = CaptureStudio.lighting(objectFromWorld: objectFromWorld)

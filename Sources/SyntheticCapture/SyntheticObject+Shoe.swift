@@ -31,7 +31,7 @@ private let stitchingHeights: [Float] = [0.022, 0.088]
 func shoeTexture(_ point: SurfacePoint) -> SIMD3<Float> {
     let p = point.position
     let footprint = point.surfaceFootprint
-    if point.normal.z < -0.6 && p.z < 0.012 {
+    if point.normal.z < -0.85 && p.z < 0.01 {
         // Sole: dark rubber, an irregular zig-zag orange tread across it, bright spots and rings.
         let grain = SolidNoise.octaves(p, wavelength: 0.01, octaves: 3, footprint: footprint, seed: 41)
         var color = SIMD3<Float>(0.03, 0.03, 0.035) * (1 + 0.6 * grain)
