@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
         .library(name: "CaptureIO", targets: ["CaptureIO"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "Rendering", targets: ["Rendering"]),
+        .library(name: "SyntheticCapture", targets: ["SyntheticCapture"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
@@ -46,10 +48,14 @@ let package = Package(
         // Formats: reading captures and ground truth; writing pose and model files.
         .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
+        // CPU rasterizer: meshes seen by a camera into colour, depth and triangle-id buffers. No I/O.
+        .target(name: "Rendering", dependencies: ["ReconstructionCore"]),
+        // Synthetic Object Capture-style captures with exact truth, rendered on demand. No I/O.
+        .target(name: "SyntheticCapture", dependencies: ["ReconstructionCore", "Rendering"]),
         // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
@@ -61,6 +67,8 @@ let package = Package(
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
+        .testTarget(name: "SyntheticCaptureTests", dependencies: ["SyntheticCapture", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
         .testTarget(name: "RegressionTests", dependencies: ["Regression"]),
         .testTarget(
