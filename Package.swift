@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -62,7 +62,10 @@ extern "C" int32_t rc_extract_features(const uint8_t* encoded, size_t length, co
 
         cv::Mat gray;
         cv::cvtColor(color, gray, cv::COLOR_BGR2GRAY);
-        const double scale = options->detection_scale;
+        const double scale = (options->full_scale_below_dimension > 0 &&
+                              std::max(color.cols, color.rows) <= options->full_scale_below_dimension)
+                                 ? 1.0
+                                 : options->detection_scale;
         cv::Mat detect = gray;
         if (scale < 1.0) cv::resize(gray, detect, cv::Size(), scale, scale, cv::INTER_AREA);
 

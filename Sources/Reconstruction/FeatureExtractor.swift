@@ -39,6 +39,10 @@ public struct FeatureExtractor: Sendable {
         /// Resolution at which SIFT runs, relative to the image (SIFT doubles its input, so 0.5
         /// starts the scale space at full resolution without the 2× upsampled octave).
         public var detectionScale: Float = 0.5
+        /// Images whose longer side (after resizing) is at most this many pixels run SIFT at
+        /// detection scale 1 (from the 2× upsampled octave): small photos need it for enough and
+        /// precise features. 0 disables.
+        public var fullScaleBelowDimension: Int = 1600
         /// Keep at most this many features per image, strongest first.
         public var maxFeatures: Int = 8192
         /// SIFT contrast threshold (lower finds more features in low-contrast images).
@@ -55,6 +59,7 @@ public struct FeatureExtractor: Sendable {
     public func extract(encoded: Data) throws -> ImageFeatures {
         var cOptions = rc_feature_options(
             max_image_dimension: Int32(options.maxImageDimension), detection_scale: options.detectionScale,
+            full_scale_below_dimension: Int32(options.fullScaleBelowDimension),
             max_features: Int32(options.maxFeatures), contrast_threshold: options.contrastThreshold,
             edge_threshold: options.edgeThreshold)
         var handle: OpaquePointer?

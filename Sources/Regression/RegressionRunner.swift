@@ -45,6 +45,6 @@ public struct RegressionRunner: Sendable {
         guard let settings = dataset.synthetic else {
             throw RegressionError.dataset(dataset.name, "has neither a path nor synthetic settings")
         }
-        _ = settings; return nil //HOLD
+        return try SyntheticCaptureCache.prepare(settings, in: folder.appendingPathComponent("capture", isDirectory: true), log: log)
     }
 }

@@ -89,6 +89,9 @@ typedef struct {
     /// Scale of the image given to SIFT relative to the (possibly resized) image, in (0, 1].
     /// SIFT doubles its input, so 0.5 starts the scale space at the image's own resolution.
     float detection_scale;
+    /// Images whose longest side (after resizing) is at most this use detection scale 1 (SIFT's
+    /// upsampled octave), whatever `detection_scale` says; 0 disables.
+    int32_t full_scale_below_dimension;
     /// Keep at most this many keypoints, strongest first; 0 keeps all.
     int32_t max_features;
     /// SIFT contrast threshold (OpenCV scale, default 0.04; lower finds more).
