@@ -8,7 +8,10 @@ struct SurfaceShader {
     let normals: [SIMD3<Float>]
     let cameraVertices: [SIMD3<Double>]
     let view: CameraView
-    let albedo: Albedo
+    /// The albedo, unpacked once: a procedural texture, else interpolated vertex colours (when
+    /// `linearColors` is not empty), else `constantAlbedo`.
+    let texture: (@Sendable (SurfacePoint) -> SIMD3<Float>)?
+    let constantAlbedo: SIMD3<Float>
     let lighting: Lighting
     /// Unit direction towards the directional light (world frame).
     let towardsLight: SIMD3<Float>
@@ -25,7 +28,14 @@ struct SurfaceShader {
         normals = mesh.hasNormals ? mesh.normals : []
         cameraVertices = view.cameraVertices
         self.view = view
-        self.albedo = albedo
+        switch albedo {
+        case .uniform(let value):
+            (texture, constantAlbedo) = (nil, value)
+        case .vertexColors(let fallback):
+            (texture, constantAlbedo) = (nil, fallback)
+        case .procedural(let function):
+            (texture, constantAlbedo) = (function, .zero)
+        }
         self.lighting = lighting
         let l = lighting.towardsLight
         towardsLight = dot(l, l) > 0 ? normalized(l) : SIMD3(0, 0, 1)
@@ -73,17 +83,15 @@ struct SurfaceShader {
         let depth = Float(hit.depth)
 
         let reflectance: SIMD3<Float>
-        switch albedo {
-        case .uniform(let value):
-            reflectance = value
-        case .vertexColors(let fallback):
-            reflectance = linearColors.isEmpty
-                ? fallback : weights.x * linearColors[i0] + weights.y * linearColors[i1] + weights.z * linearColors[i2]
-        case .procedural(let texture):
+        if let texture {
             reflectance = texture(SurfacePoint(
                 position: position, normal: normal, geometricNormal: geometricNormal, triangleIndex: index,
                 barycentrics: weights, viewDirection: viewDirection, depth: depth,
                 pixelFootprint: depth * footprintPerMetre))
+        } else if !linearColors.isEmpty {
+            reflectance = weights.x * linearColors[i0] + weights.y * linearColors[i1] + weights.z * linearColors[i2]
+        } else {
+            reflectance = constantAlbedo
         }
         let light = lighting.ambient
             + lighting.directionalIntensity * max(0, dot(normal, towardsLight))
