@@ -3,23 +3,8 @@ import XCTest
 
 /// The CLI as a user runs it: exit codes and messages.
 final class CommandLineTests: XCTestCase {
-    /// The built `photogrammetry` beside the test bundle (SwiftPM puts products in one folder).
-    var binary: URL { Bundle.main.bundleURL.appendingPathComponent("photogrammetry") }
-
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("photogrammetry binary not built at \(binary.path)")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLIRunner.run(arguments)
     }
 
     func testHelpExplainsEachSubcommand() throws {

@@ -1,0 +1,25 @@
+import Foundation
+import XCTest
+
+/// Runs the built `photogrammetry` binary as a user would, capturing exit status and output.
+enum CLIRunner {
+    /// The built `photogrammetry` beside the test bundle (SwiftPM puts products in one folder).
+    static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("photogrammetry") }
+
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("photogrammetry binary not built at \(binary.path)")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
