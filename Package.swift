@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
         .library(name: "CaptureIO", targets: ["CaptureIO"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "Meshing", targets: ["Meshing"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -40,6 +41,8 @@ let package = Package(
         ),
         // Pure core: geometry, scene types, evaluation maths. No I/O.
         .target(name: "ReconstructionCore"),
+        // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
+        .target(name: "Meshing", dependencies: ["ReconstructionCore"]),
         // Pipeline: stages, bridge over the C ABI, scheduling.
         .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction"]),
         // Formats: reading captures and ground truth; writing pose and model files.
@@ -55,6 +58,7 @@ let package = Package(
         ),
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
+        .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
         .testTarget(
             name: "EndToEndTests",
