@@ -18,8 +18,8 @@ extension TSDFVolume {
         case intrinsicsSizeMismatch(intrinsicsWidth: Int, intrinsicsHeight: Int, depthWidth: Int, depthHeight: Int)
         /// The per-pixel weights are not one per depth pixel.
         case weightCountMismatch(weights: Int, pixels: Int)
-        /// The per-point weights are not one per point.
-        case pointAttributeCountMismatch(String)
+        /// A point cloud without one normal per point cannot be splatted.
+        case pointCloudWithoutNormals
         /// Focal lengths are not positive, or a camera value is not finite.
         case invalidCamera
 
@@ -29,8 +29,8 @@ extension TSDFVolume {
                 return "intrinsics are for \(iw)×\(ih) pixels but the depth map is \(dw)×\(dh)"
             case let .weightCountMismatch(weights, pixels):
                 return "\(weights) weights for \(pixels) depth pixels"
-            case let .pointAttributeCountMismatch(what):
-                return "point cloud attribute count mismatch: \(what)"
+            case .pointCloudWithoutNormals:
+                return "the point cloud needs one normal per point"
             case .invalidCamera:
                 return "camera intrinsics or pose are not finite, or a focal length is not positive"
             }
