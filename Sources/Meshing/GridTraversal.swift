@@ -3,8 +3,9 @@
 @inline(__always)
 func traverseCells(from p0: SIMD3<Float>, to p1: SIMD3<Float>, _ visit: (SIMD3<Int32>) -> Void) {
     guard abs(p0.x) < 1e6, abs(p0.y) < 1e6, abs(p0.z) < 1e6, abs(p1.x) < 1e6, abs(p1.y) < 1e6, abs(p1.z) < 1e6 else { return }
-    var cell = SIMD3<Int32>(p0.rounded(.down))
-    let last = SIMD3<Int32>(p1.rounded(.down))
+    // Scalar conversions: the generic SIMD float-to-integer initialiser is slow in this loop.
+    var cell = SIMD3(Int32(p0.x.rounded(.down)), Int32(p0.y.rounded(.down)), Int32(p0.z.rounded(.down)))
+    let last = SIMD3(Int32(p1.x.rounded(.down)), Int32(p1.y.rounded(.down)), Int32(p1.z.rounded(.down)))
     let delta = p1 - p0
     var step = SIMD3<Int32>(repeating: 0)
     var tMax = SIMD3<Float>(repeating: .infinity)

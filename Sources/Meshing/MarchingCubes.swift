@@ -85,31 +85,30 @@ struct NeighbourhoodGrid {
     var blockCoordinate = SIMD3<Int32>(repeating: 0)
 
     mutating func load(block b: Int, from volume: TSDFVolume, minimumWeight: Float) {
-        let side = TSDFVolume.blockSide, perBlock = TSDFVolume.blockVoxelCount
+        let side = TSDFVolume.blockSide
         blockCoordinate = volume.blockCoordinates[b]
         for i in 0..<8 {
             let offset = SIMD3<Int32>(Int32(i & 1), Int32((i >> 1) & 1), Int32((i >> 2) & 1))
             neighbours[i] = i == 0 ? Int32(b) : volume.blockIndex(blockCoordinate &+ offset)
         }
-        volume.voxels.withUnsafeBufferPointer { all in
-            voxels.withUnsafeMutableBufferPointer { grid in
-                observed.withUnsafeMutableBufferPointer { seen in
-                    for i in 0..<8 {
-                        let ox = i & 1, oy = (i >> 1) & 1, oz = (i >> 2) & 1
-                        let xs = ox == 0 ? 0..<side : 0..<1, ys = oy == 0 ? 0..<side : 0..<1, zs = oz == 0 ? 0..<side : 0..<1
-                        let n = Int(neighbours[i])
-                        for z in zs {
-                            for y in ys {
-                                for x in xs {
-                                    let g = (x + ox * side) + 9 * ((y + oy * side) + 9 * (z + oz * side))
-                                    if n < 0 {
-                                        grid[g] = .unobserved
-                                        seen[g] = false
-                                    } else {
-                                        let v = all[n * perBlock + x + side * (y + side * z)]
-                                        grid[g] = v
-                                        seen[g] = v.weight > minimumWeight && v.distance.isFinite
-                                    }
+        let storage = volume.storage
+        voxels.withUnsafeMutableBufferPointer { grid in
+            observed.withUnsafeMutableBufferPointer { seen in
+                for i in 0..<8 {
+                    let ox = i & 1, oy = (i >> 1) & 1, oz = (i >> 2) & 1
+                    let xs = ox == 0 ? 0..<side : 0..<1, ys = oy == 0 ? 0..<side : 0..<1, zs = oz == 0 ? 0..<side : 0..<1
+                    let n = Int(neighbours[i])
+                    for z in zs {
+                        for y in ys {
+                            for x in xs {
+                                let g = (x + ox * side) + 9 * ((y + oy * side) + 9 * (z + oz * side))
+                                if n < 0 {
+                                    grid[g] = .unobserved
+                                    seen[g] = false
+                                } else {
+                                    let v = storage.block(n)[x + side * (y + side * z)]
+                                    grid[g] = v
+                                    seen[g] = v.weight > minimumWeight && v.distance.isFinite
                                 }
                             }
                         }

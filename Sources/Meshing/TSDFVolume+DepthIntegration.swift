@@ -149,22 +149,20 @@ extension TSDFVolume {
         let workers = options.workers
         let chunk = max(1, blocks.count / (workers * 16))
         let chunkCount = (blocks.count + chunk - 1) / chunk
-        let side = Self.blockSide, perBlock = Self.blockVoxelCount
-        voxels.withUnsafeMutableBufferPointer { buffer in
-            let shared = SharedPointer(base: buffer.baseAddress!)
-            _ = parallelMap(chunkCount, workers: workers) { c -> Bool in
-                let updater = VoxelUpdater(observations: observations, camera: camera, colour: colour,
-                                           truncation: truncation, minimumDepth: minimumDepth)
-                for n in (c * chunk)..<min(blocks.count, (c + 1) * chunk) {
-                    let b = Int(blocks[n])
-                    let firstVoxel = SIMD3<Float>(coordinates[b] &* Int32(side)) + 0.5
-                    let originWorld = firstVoxel * voxelSize
-                    let checkBox = box.map { !$0.containsBlock(origin: originWorld, size: voxelSize * Float(side - 1)) } ?? false
-                    updater.update(block: shared.base + b * perBlock, originWorld: originWorld, voxelSize: voxelSize,
-                                   box: checkBox ? box : nil)
-                }
-                return true
+        let side = Self.blockSide
+        let storage = uniqueStorage()
+        _ = parallelMap(chunkCount, workers: workers) { c -> Bool in
+            let updater = VoxelUpdater(observations: observations, camera: camera, colour: colour,
+                                       truncation: truncation, minimumDepth: minimumDepth)
+            for n in (c * chunk)..<min(blocks.count, (c + 1) * chunk) {
+                let b = Int(blocks[n])
+                let firstVoxel = SIMD3<Float>(coordinates[b] &* Int32(side)) + 0.5
+                let originWorld = firstVoxel * voxelSize
+                let checkBox = box.map { !$0.containsBlock(origin: originWorld, size: voxelSize * Float(side - 1)) } ?? false
+                updater.update(block: storage.block(b), originWorld: originWorld, voxelSize: voxelSize,
+                               box: checkBox ? box : nil)
             }
+            return true
         }
     }
 }

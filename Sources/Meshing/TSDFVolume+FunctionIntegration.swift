@@ -33,12 +33,13 @@ extension TSDFVolume {
         report.newBlocks = blockCount - before
         report.touchedBlocks = Set(blocks).count
         report.usedObservations = samples.count
+        let storage = uniqueStorage()
         for (n, sample) in samples.enumerated() {
             let local = sample.index &- blockOf(sample.index) &* side
-            let v = Int(blocks[n]) * Self.blockVoxelCount + Int(local.x + side * (local.y + side * local.z))
-            let w = voxels[v].weight
-            voxels[v].distance = (voxels[v].distance * w + sample.distance * weight) / (w + weight)
-            voxels[v].weight = w + weight
+            let voxel = storage.block(Int(blocks[n])) + Int(local.x + side * (local.y + side * local.z))
+            let w = voxel.pointee.weight
+            voxel.pointee.distance = (voxel.pointee.distance * w + sample.distance * weight) / (w + weight)
+            voxel.pointee.weight = w + weight
         }
         return report
     }

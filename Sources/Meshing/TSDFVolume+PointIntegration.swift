@@ -69,24 +69,22 @@ extension TSDFVolume {
         report.touchedBlocks = touched.count
 
         let voxelSize = self.voxelSize, coordinates = blockCoordinates, workers = options.workers
-        let side = Self.blockSide, perBlock = Self.blockVoxelCount
+        let side = Self.blockSide
         let chunk = max(1, touched.count / (workers * 16))
         let chunkCount = (touched.count + chunk - 1) / chunk
         let splatList = splats, groups = grouped, starts = start
-        voxels.withUnsafeMutableBufferPointer { buffer in
-            let shared = SharedPointer(base: buffer.baseAddress!)
-            _ = parallelMap(chunkCount, workers: workers) { c -> Bool in
-                for t in (c * chunk)..<min(touched.count, (c + 1) * chunk) {
-                    let b = touched[t]
-                    let firstVoxel = coordinates[b] &* Int32(side)
-                    let block = shared.base + b * perBlock
-                    for g in Int(starts[b])..<Int(starts[b + 1]) {
-                        splatList[Int(groups[g])].update(block: block, firstVoxel: firstVoxel, voxelSize: voxelSize,
-                                                         radius: radius, truncation: truncation, weight: weight, box: box)
-                    }
+        let storage = uniqueStorage()
+        _ = parallelMap(chunkCount, workers: workers) { c -> Bool in
+            for t in (c * chunk)..<min(touched.count, (c + 1) * chunk) {
+                let b = touched[t]
+                let firstVoxel = coordinates[b] &* Int32(side)
+                let block = storage.block(b)
+                for g in Int(starts[b])..<Int(starts[b + 1]) {
+                    splatList[Int(groups[g])].update(block: block, firstVoxel: firstVoxel, voxelSize: voxelSize,
+                                                     radius: radius, truncation: truncation, weight: weight, box: box)
                 }
-                return true
             }
+            return true
         }
         return report
     }

@@ -47,9 +47,8 @@ public struct TSDFVolume: Sendable {
     var blockMap = BlockHashMap(capacity: 1024)
     /// Integer coordinates of each allocated block (block `b` holds voxels `8 · b … 8 · b + 7`).
     var blockCoordinates: [SIMD3<Int32>] = []
-    /// `blockVoxelCount` voxels per block, block after block; within a block, voxel
-    /// `(x, y, z)` is at `x + 8 · (y + 8 · z)`.
-    var voxels: [TSDFVoxel] = []
+    /// `blockVoxelCount` voxels per block; within a block, voxel `(x, y, z)` is at `x + 8 · (y + 8 · z)`.
+    private(set) var storage = VoxelStorage()
 
     public init(options: Options = Options()) {
         var checked = options
@@ -66,7 +65,7 @@ public struct TSDFVolume: Sendable {
     /// Number of allocated blocks.
     public var blockCount: Int { blockCoordinates.count }
     /// Bytes held by voxel storage (excluding the block index).
-    public var voxelMemoryBytes: Int { voxels.capacity * MemoryLayout<TSDFVoxel>.stride }
+    public var voxelMemoryBytes: Int { storage.bytes }
 
     /// The voxel with global integer indices `index`, or nil where no block is allocated.
     public func voxel(at index: SIMD3<Int32>) -> TSDFVoxel? {
@@ -76,7 +75,7 @@ public struct TSDFVolume: Sendable {
         let b = blockMap.find(BlockKey.pack(block))
         guard b >= 0 else { return nil }
         let local = index &- block &* side
-        return voxels[Int(b) * Self.blockVoxelCount + Int(local.x + side * (local.y + side * local.z))]
+        return storage.block(Int(b))[Int(local.x + side * (local.y + side * local.z))]
     }
 
     /// The voxel whose cell contains `point` (world, metres), or nil where none is allocated.
@@ -89,6 +88,12 @@ public struct TSDFVolume: Sendable {
     /// World position (metres) of the centre of the voxel with global indices `index`.
     public func centre(ofVoxel index: SIMD3<Int32>) -> SIMD3<Float> {
         (SIMD3<Float>(index) + 0.5) * voxelSize
+    }
+
+    /// The voxel storage, copied first if another volume shares it; call before writing voxels.
+    mutating func uniqueStorage() -> VoxelStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
     }
 
     /// Allocates the blocks with the given packed keys (skipping those already present) and
@@ -105,13 +110,7 @@ public struct TSDFVolume: Sendable {
             }
             indices.append(index)
         }
-        if added > 0 {
-            let needed = blockCoordinates.count * Self.blockVoxelCount
-            if needed > voxels.capacity {
-                voxels.reserveCapacity(max(needed, voxels.capacity + voxels.capacity / 2))
-            }
-            voxels.append(contentsOf: repeatElement(.unobserved, count: needed - voxels.count))
-        }
+        if added > 0 { uniqueStorage().appendBlocks(added) }
         return indices
     }
 
@@ -127,14 +126,4 @@ public struct TSDFVolume: Sendable {
 func floorDiv(_ a: Int32, _ b: Int32) -> Int32 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-}
-
-/// A pointer handed to concurrent workers that write disjoint parts of one buffer.
-struct SharedPointer<T>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<T>
-}
-
-/// A read-only pointer handed to concurrent workers.
-struct SharedReadPointer<T>: @unchecked Sendable {
-    let base: UnsafePointer<T>
 }

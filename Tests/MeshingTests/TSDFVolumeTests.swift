@@ -180,4 +180,18 @@ final class TSDFVolumeTests: XCTestCase {
         XCTAssertEqual(volume.voxel(containing: SIMD3(0.001, 0.001, 1.3))?.weight ?? 0, 0)
         XCTAssertNil(volume.voxel(containing: SIMD3(5, 5, 5)))
     }
+
+    func testACopiedVolumeIsIndependentOfTheOriginal() throws {
+        let k = CameraIntrinsics(width: 64, height: 64, fx: 64, fy: 64, cx: 32, cy: 32)
+        let near = DepthMap(width: 64, height: 64, metres: [Float](repeating: 1, count: 64 * 64))
+        let far = DepthMap(width: 64, height: 64, metres: [Float](repeating: 1.02, count: 64 * 64))
+        var original = TSDFVolume()
+        try original.integrate(depth: near, intrinsics: k, worldFromCamera: .identity)
+        let before = original.voxel(containing: SIMD3(0.001, 0.001, 0.985))
+        var copy = original
+        try copy.integrate(depth: far, intrinsics: k, worldFromCamera: .identity)
+        XCTAssertEqual(original.voxel(containing: SIMD3(0.001, 0.001, 0.985)), before)
+        XCTAssertNotEqual(copy.voxel(containing: SIMD3(0.001, 0.001, 0.985)), before)
+        XCTAssertGreaterThan(copy.blockCount, 0)
+    }
 }
