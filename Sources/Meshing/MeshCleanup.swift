@@ -1,8 +1,8 @@
 import ReconstructionCore
 
 /// Turns a raw extracted mesh into a clean one: coincident vertices welded, degenerate and
-/// repeated triangles removed, cropped to a box, small floating components removed, unused
-/// vertices dropped.
+/// repeated triangles removed, cropped to a box, small floating components removed, small
+/// holes filled, unused vertices dropped.
 public struct MeshCleanup: Sendable {
     public struct Options: Sendable, Equatable {
         /// Components smaller than this fraction of the largest component are removed (0 keeps all).
@@ -13,6 +13,9 @@ public struct MeshCleanup: Sendable {
         public var crop: BoundingBox? = nil
         /// Merge vertices at identical positions before looking for degenerate triangles.
         public var weldsCoincidentVertices = true
+        /// Boundary loops of at most this many edges are closed (0 = fill nothing). Loops around
+        /// unobserved patches a few voxels wide are short; a scene's outer border is far longer.
+        public var maximumHoleEdges = 16
         public init() {}
     }
 
@@ -26,7 +29,9 @@ public struct MeshCleanup: Sendable {
         /// Components removed as too small, and their triangles.
         public var removedComponents = 0
         public var removedComponentTriangles = 0
-        /// Vertices removed (welded or no longer used).
+        /// Holes closed.
+        public var filledHoles = 0
+        /// Vertices removed (welded or no longer used), net of those added to fill holes.
         public var removedVertices = 0
         public init() {}
     }
@@ -57,11 +62,13 @@ public struct MeshCleanup: Sendable {
 
         if options.minimumComponentFraction > 0 {
             count = mesh.triangleCount
-            let before = mesh.triangleComponents().count
-            mesh = mesh.removingSmallComponents(minimumFraction: options.minimumComponentFraction,
-                                                byArea: options.measuresComponentsByArea)
+            (mesh, report.removedComponents) = mesh.removingSmallComponents(
+                minimumFraction: options.minimumComponentFraction, byArea: options.measuresComponentsByArea)
             report.removedComponentTriangles = count - mesh.triangleCount
-            report.removedComponents = before - mesh.removingUnreferencedVertices().triangleComponents().count
+        }
+
+        if options.maximumHoleEdges >= 3 {
+            (mesh, report.filledHoles) = mesh.fillingHoles(maximumEdges: options.maximumHoleEdges)
         }
 
         mesh = mesh.removingUnreferencedVertices()

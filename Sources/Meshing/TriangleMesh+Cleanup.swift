@@ -60,9 +60,7 @@ extension TriangleMesh {
             guard t.x != t.y, t.y != t.z, t.x != t.z, t.x < n, t.y < n, t.z < n else { continue }
             let (a, b, c) = (positions[Int(t.x)], positions[Int(t.y)], positions[Int(t.z)])
             guard isFinite(a), isFinite(b), isFinite(c) else { continue }
-            let lo = Swift.min(t.x, Swift.min(t.y, t.z)), hi = Swift.max(t.x, Swift.max(t.y, t.z))
-            let sorted = SIMD3(lo, t.x ^ t.y ^ t.z ^ lo ^ hi, hi)
-            if seen.insert(sorted).inserted { kept.append(t) }
+            if seen.insert(sortedCorners(t)).inserted { kept.append(t) }
         }
         var mesh = self
         mesh.triangles = kept
@@ -80,52 +78,56 @@ extension TriangleMesh {
     }
 
     /// Connected components of the triangles (triangles sharing a vertex are connected): a
-    /// component label per triangle, labels `0..<count`.
+    /// component label per triangle, labels `0..<count`. Triangles must index existing vertices.
     public func triangleComponents() -> (labels: [Int], count: Int) {
         var parent = [Int32](0..<Int32(positions.count))
-        func find(_ i: Int32) -> Int32 {
-            var root = i
-            while parent[Int(root)] != root { root = parent[Int(root)] }
-            var j = i
-            while parent[Int(j)] != root {
-                let next = parent[Int(j)]
-                parent[Int(j)] = root
-                j = next
-            }
-            return root
-        }
-        func union(_ a: UInt32, _ b: UInt32) {
-            let ra = find(Int32(a)), rb = find(Int32(b))
-            if ra != rb { parent[Int(max(ra, rb))] = min(ra, rb) }
-        }
-        for t in triangles {
-            union(t.x, t.y)
-            union(t.y, t.z)
-        }
-        var labelOfRoot = [Int32](repeating: -1, count: positions.count)
+        var labels = [Int](repeating: 0, count: triangles.count)
         var count = 0
-        let labels = triangles.map { t -> Int in
-            let r = Int(find(Int32(t.x)))
-            if labelOfRoot[r] < 0 {
-                labelOfRoot[r] = Int32(count)
-                count += 1
+        parent.withUnsafeMutableBufferPointer { parent in
+            @inline(__always) func find(_ i: Int32) -> Int32 {
+                var root = i
+                while parent[Int(root)] != root { root = parent[Int(root)] }
+                var j = i
+                while parent[Int(j)] != root {  // path compression
+                    let next = parent[Int(j)]
+                    parent[Int(j)] = root
+                    j = next
+                }
+                return root
             }
-            return Int(labelOfRoot[r])
+            @inline(__always) func union(_ a: UInt32, _ b: UInt32) {
+                let ra = find(Int32(a)), rb = find(Int32(b))
+                if ra != rb { parent[Int(max(ra, rb))] = min(ra, rb) }
+            }
+            for t in triangles {
+                union(t.x, t.y)
+                union(t.y, t.z)
+            }
+            var labelOfRoot = [Int32](repeating: -1, count: positions.count)
+            for (i, t) in triangles.enumerated() {
+                let r = Int(find(Int32(t.x)))
+                if labelOfRoot[r] < 0 {
+                    labelOfRoot[r] = Int32(count)
+                    count += 1
+                }
+                labels[i] = Int(labelOfRoot[r])
+            }
         }
         return (labels, count)
     }
 
-    /// The mesh without connected components whose size is below `minimumFraction` of the largest's.
+    /// The mesh without connected components whose size is below `minimumFraction` of the
+    /// largest's, and how many components were removed.
     /// - Parameter byArea: measure components by surface area (true) or by triangle count (false).
-    public func removingSmallComponents(minimumFraction: Double, byArea: Bool) -> TriangleMesh {
+    public func removingSmallComponents(minimumFraction: Double, byArea: Bool) -> (mesh: TriangleMesh, removedComponents: Int) {
         let (labels, count) = triangleComponents()
-        guard count > 1 else { return self }
+        guard count > 1 else { return (self, 0) }
         var size = [Double](repeating: 0, count: count)
         for (i, label) in labels.enumerated() { size[label] += byArea ? Double(area(of: i)) : 1 }
         let threshold = (size.max() ?? 0) * minimumFraction
         var mesh = self
         mesh.triangles = zip(triangles, labels).filter { size[$0.1] >= threshold }.map { $0.0 }
-        return mesh
+        return (mesh, size.filter { $0 < threshold }.count)
     }
 
     /// The mesh restricted to the vertices flagged in `keep` (triangles must use only kept vertices).

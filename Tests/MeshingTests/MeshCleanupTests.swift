@@ -74,3 +74,38 @@ final class MeshCleanupTests: XCTestCase {
         XCTAssertEqual(result.report, MeshCleanup.Report())
     }
 }
+
+final class HoleFillingTests: XCTestCase {
+    typealias Fixtures = MeshingFixtures
+
+    func testSmallHolesAreClosedConsistentlyAndLargeOnesLeftOpen() {
+        var sphere = Fixtures.uvSphere(centre: .zero, radius: 0.5, rings: 24, segments: 48)
+        sphere.colors = sphere.positions.map { _ in SIMD3(0.25, 0.5, 0.75) }
+        let closedVolume = Fixtures.signedVolume(sphere)
+        // A small hole: the 6 triangles around a ring vertex; a large one: the north cap (48 edges).
+        let ringVertex = UInt32(1 + 10 * 48 + 7)
+        var holed = sphere
+        holed.triangles.removeAll { t in t.x == ringVertex || t.y == ringVertex || t.z == ringVertex }
+        holed.triangles.removeAll { t in t.x == 0 || t.y == 0 || t.z == 0 }
+        holed.triangles.remove(at: 1000)  // a triangular hole, closed by one triangle
+        XCTAssertEqual(holed.triangleCount, sphere.triangleCount - 6 - 48 - 1)
+
+        let (filled, count) = holed.fillingHoles(maximumEdges: 16)
+        XCTAssertEqual(count, 2)
+        XCTAssertEqual(filled.triangleCount, holed.triangleCount + 6 + 1)
+        XCTAssertEqual(filled.colors.count, filled.vertexCount)
+        XCTAssertEqual(filled.colors.last!, SIMD3(0.25, 0.5, 0.75))
+        let defects = Fixtures.edgeDefects(filled)
+        XCTAssertEqual(defects.misoriented, 0)
+        XCTAssertEqual(defects.openOrNonManifold, 48, "only the cap's border stays open")
+
+        let (all, allCount) = holed.fillingHoles(maximumEdges: 64)
+        XCTAssertEqual(allCount, 3)
+        XCTAssertEqual(Fixtures.edgeDefects(all).openOrNonManifold, 0)
+        XCTAssertEqual(Fixtures.edgeDefects(all).misoriented, 0)
+        XCTAssertEqual(Fixtures.signedVolume(all), closedVolume, accuracy: 0.01 * closedVolume)
+
+        // Cleanup fills by default.
+        XCTAssertEqual(MeshCleanup().clean(holed).report.filledHoles, 2)
+    }
+}
