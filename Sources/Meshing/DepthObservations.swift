@@ -69,6 +69,7 @@ struct DepthObservations: Sendable {
         }
         let floor = min(max(options.minimumCosine, 0.01), 1)
         let jump = truncation  // neighbours further apart in depth are across a discontinuity
+        let stencil = 2  // pixels on each side for the normal (fewer where depth is missing or jumps)
         let cosines: [[Float]] = parallelMap(bandCount, workers: workers) { band in
             let rowStart = band * height / bandCount, rowEnd = (band + 1) * height / bandCount
             var out = [Float]()
@@ -84,11 +85,17 @@ struct DepthObservations: Sendable {
                                 SIMD3(rays[j].x * depths[j], rays[j].y * depths[j], depths[j])
                             }
                             @inline(__always) func usable(_ j: Int) -> Bool { depths[j] > 0 && abs(depths[j] - d) < jump }
-                            let l = x > 0 && usable(i - 1), r = x + 1 < width && usable(i + 1)
-                            let u = y > 0 && usable(i - width), b = y + 1 < height && usable(i + width)
-                            guard l || r, u || b else { out.append(floor); continue }  // no normal: an edge or grazing pixel
-                            let tangentX = point(r ? i + 1 : i) - point(l ? i - 1 : i)
-                            let tangentY = point(b ? i + width : i) - point(u ? i - width : i)
+                            // Pixels usable in a row from i along `step`, at most `limit`.
+                            @inline(__always) func run(_ step: Int, _ limit: Int) -> Int {
+                                var n = 0
+                                while n < limit, usable(i + (n + 1) * step) { n += 1 }
+                                return n
+                            }
+                            let left = run(-1, min(x, stencil)), right = run(1, min(width - 1 - x, stencil))
+                            let up = run(-width, min(y, stencil)), down = run(width, min(height - 1 - y, stencil))
+                            guard left + right > 0, up + down > 0 else { out.append(floor); continue }  // an edge or grazing pixel
+                            let tangentX = point(i + right) - point(i - left)
+                            let tangentY = point(i + down * width) - point(i - up * width)
                             let normal = simdCross(tangentX, tangentY)
                             let ray = SIMD3<Float>(rays[i].x, rays[i].y, 1)
                             let lengths = simdLength(normal) * simdLength(ray)
@@ -104,4 +111,5 @@ struct DepthObservations: Sendable {
         weight = options.weightsByViewingAngle ? zip(pixelWeights, cosine).map { $0 * $1 } : pixelWeights
         distanceScale = options.measuresDistanceAlongNormal ? cosine : [Float](repeating: 1, count: depths.count)
     }
+
 }

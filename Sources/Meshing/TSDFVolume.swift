@@ -21,9 +21,11 @@ public struct TSDFVolume: Sendable {
         public var weightsByViewingAngle = true
         /// Multiply the distance measured along the viewing ray by that cosine, approximating
         /// the distance along the surface normal, so that views at different angles agree on the
-        /// distance field's slope (each view's zero level is unchanged). Off by default: it makes
-        /// planes seen from several angles exact, but biases curved surfaces outwards by a few
-        /// hundredths of a voxel.
+        /// distance field's slope (each view's zero level is unchanged). Measured trade-off: on
+        /// exact depth seen head-on by some views it removes the small shifts where views meet
+        /// (sphere at 5 mm voxels: max error 0.43 → 0.04 mm); where every view is grazing (the top
+        /// of an object orbited at eye level) or depth is noisy it does worse (1 cm voxels, 99th
+        /// percentile 2.6 → 4.0 mm; 2 mm noise: RMS 0.38 → 0.45 mm). Off by default.
         public var measuresDistanceAlongNormal = false
         /// Smallest viewing-angle cosine (0.01…1) used by the two options above; pixels whose
         /// normal cannot be estimated (no agreeing neighbours) get this value.
@@ -32,7 +34,7 @@ public struct TSDFVolume: Sendable {
         public var minimumDepth: Float = 1e-3
         /// Depths above this are ignored, in metres.
         public var maximumDepth: Float = .greatestFiniteMagnitude
-        /// Worker threads for integration and extraction.
+        /// Worker threads for integration.
         public var workers = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }

@@ -73,17 +73,19 @@ struct VoxelUpdater: Sendable {
                         } else { continue }
                     }
 
-                    // Distance along the ray (depth difference × ray length per unit depth),
-                    // optionally turned towards the surface normal.
-                    let signedDistance = (measured - pc.z) * (1 + u * u + v * v).squareRoot() * distanceScale[pixel]
-                    if signedDistance < -truncation { continue }
-                    let clamped = min(signedDistance, truncation)
+                    // Distance along the ray (depth difference × ray length per unit depth). The
+                    // band (± truncation) is measured along the ray, so a grazing view reaches no
+                    // deeper behind the surface than a frontal one; the value stored is optionally
+                    // turned towards the surface normal.
+                    let alongRay = (measured - pc.z) * (1 + u * u + v * v).squareRoot()
+                    if alongRay < -truncation { continue }
+                    let clamped = min(alongRay * distanceScale[pixel], truncation)
                     let voxel = block + (x + side * (y + side * z))
                     let oldWeight = voxel.pointee.weight
                     let newWeight = oldWeight + observationWeight
                     voxel.pointee.distance = (voxel.pointee.distance * oldWeight + clamped * observationWeight) / newWeight
                     voxel.pointee.weight = newWeight
-                    if let colour, signedDistance < truncation {
+                    if let colour, alongRay < truncation {
                         let sample = colour.sample(p, pixels: rgb)
                         let previousWeight = voxel.pointee.colourFlag != 0 ? oldWeight : 0
                         let old = SIMD3<Float>(Float(voxel.pointee.red), Float(voxel.pointee.green), Float(voxel.pointee.blue))

@@ -131,3 +131,20 @@ enum MeshingFixtures {
         return mesh
     }
 }
+
+/// Deterministic standard normal samples (xorshift and Box–Muller), so noisy tests repeat exactly.
+struct SeededGaussian {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+
+    private mutating func uniform() -> Double {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return (Double(state >> 11) + 0.5) / Double(1 << 53)
+    }
+
+    mutating func next() -> Double {
+        (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
+    }
+}
