@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "Rendering", targets: ["Rendering"]),
         .library(name: "SyntheticCapture", targets: ["SyntheticCapture"]),
         .library(name: "Reporting", targets: ["Reporting"]),
+        .library(name: "Meshing", targets: ["Meshing"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -43,6 +44,8 @@ let package = Package(
         ),
         // Pure core: geometry, scene types, evaluation maths. No I/O.
         .target(name: "ReconstructionCore"),
+        // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
+        .target(name: "Meshing", dependencies: ["ReconstructionCore"]),
         // Pipeline: stages, bridge over the C ABI, scheduling.
         .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction"]),
         // Formats: reading captures and ground truth; writing pose and model files.
@@ -66,6 +69,7 @@ let package = Package(
         ),
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
+        .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
         .testTarget(name: "SyntheticCaptureTests", dependencies: ["SyntheticCapture", "Rendering", "ReconstructionCore"]),
