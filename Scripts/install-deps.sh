@@ -15,7 +15,6 @@ APT_PACKAGES=(
 PIP_PACKAGES=(
   "pycolmap==4.2.1" # tests: the COLMAP export must load in pycolmap
   numpy
-  pillow            # the synthetic example's image writer
 )
 
 SUDO=""
