@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Regression
+import SyntheticCapture
+
+struct ScalingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scaling",
+        abstract: "Measure how the pose stage grows with the number of views (synthetic ordered captures).",
+        discussion: """
+            For each view count, generates the synthetic capture (cached in OUT), runs the pose \
+            pipeline with sequential matching, and records per-stage wall time and peak resident \
+            memory. Prints a Markdown table with growth factors (1.0 = linear) and writes \
+            OUT/scaling.json.
+            """
+    )
+
+    @Option(help: "Comma-separated view counts.")
+    var views = "50,100,200"
+
+    @Option(help: "Synthetic scene.")
+    var scene: SyntheticSceneKind = .texturedVase
+
+    @Option(help: "Photo size, WxH.")
+    var size = "1024x768"
+
+    @Option(help: "Sequential matching window (neighbours per image).")
+    var window = 10
+
+    @Option(name: .shortAndLong, help: "Work folder.")
+    var output = "out/scaling"
+
+    func run() throws {
+        let counts = views.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 3 }) else { throw ValidationError("--views must list counts ≥ 3") }
+        let dims = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard dims.count == 2 else { throw ValidationError("--size must be WxH") }
+        let folder = URL(fileURLWithPath: output, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var runs: [ScalingRun] = []
+        for n in counts {
+            FileHandle.standardError.write(Data("\(n) views…\n".utf8))
+            runs.append(try ScalingRun.run(scene: scene, views: n, width: dims[0], height: dims[1], window: window, folder: folder) {
+                FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(runs).write(to: folder.appendingPathComponent("scaling.json"), options: .atomic)
+        print(ScalingRun.markdown(runs))
+    }
+}
