@@ -233,6 +233,80 @@ typedef struct {
 int32_t rc_bundle_adjust(rc_bundle_problem* problem, const rc_bundle_options* options,
                          rc_bundle_summary* summary, rc_error* error);
 
+// MARK: Multi-view stereo (PatchMatch)
+
+/// One view given to PatchMatch stereo, at its working resolution, as an undistorted pinhole
+/// camera (COLMAP pixel-centre convention).
+typedef struct {
+    int32_t width;
+    int32_t height;
+    /// Number of pixels the per-pixel buffers hold; must equal width × height.
+    size_t pixel_count;
+    /// Grey samples (0…255), rows top to bottom.
+    const uint8_t* gray;
+    /// Focal lengths and principal point, pixels at this resolution.
+    double fx, fy, cx, cy;
+    /// This camera from the reference camera, row-major: p_view = rotation · p_reference +
+    /// translation (metres). Identity and zero for the reference itself.
+    double rotation[9];
+    double translation[3];
+    /// Optional depth map of this view (metres along its z axis, 0 = none), used by the
+    /// geometric-consistency term; null for none. Ignored on the reference.
+    const float* depth;
+} rc_stereo_view;
+
+/// PatchMatch stereo settings; every policy value comes from the caller.
+typedef struct {
+    /// Depth range searched, metres along the reference camera's z axis; 0 < min < max.
+    float depth_min;
+    float depth_max;
+    /// Checkerboard propagation-and-refinement iterations (≥ 1).
+    int32_t iterations;
+    /// Matching window half-size and sample spacing, pixels (radius ≥ 1, 1 ≤ step ≤ radius).
+    int32_t window_radius;
+    int32_t window_step;
+    /// Bilateral window weights: spatial Gaussian σ (pixels) and grey-level scale (0…255 units)
+    /// of exp(−|ΔI| / sigma_color); 0 turns either factor off.
+    float sigma_spatial;
+    float sigma_color;
+    /// Reference windows whose weighted grey-level standard deviation is below this (0…255
+    /// units) are untextured: no depth is estimated there.
+    float min_texture;
+    /// View selection: a view's cost below `good_cost` (decaying over iterations) counts as good,
+    /// above `bad_cost` as bad (1 − NCC units, 0…2); a view is used for a pixel when more than
+    /// `min_good` of its candidate costs are good and fewer than `max_bad` are bad.
+    float good_cost;
+    float bad_cost;
+    int32_t min_good;
+    int32_t max_bad;
+    /// Geometric consistency: weight of the forward-backward reprojection error (per pixel of
+    /// error, added to 1 − NCC) and the error at which it saturates, pixels. Used only for
+    /// sources that carry a depth map.
+    float geometric_weight;
+    float geometric_max_error;
+    /// Relative depth perturbation of the first refinement (halved each iteration) and the
+    /// matching normal perturbation (radians, halved too).
+    float depth_perturbation;
+    float normal_perturbation;
+    /// Seed of the per-pixel random hypotheses (results do not depend on the thread count).
+    uint32_t seed;
+    /// Worker threads inside the kernel (≥ 1).
+    int32_t num_threads;
+} rc_patch_match_options;
+
+/// Estimates a depth and normal per pixel of the reference view by PatchMatch stereo with
+/// bilateral weighted NCC, checkerboard propagation and per-pixel view selection against
+/// `source_count` (1…32) source views; with source depth maps, a geometric-consistency term.
+/// `mask` (optional, pixel_count bytes): only non-zero pixels are estimated. `initial_depth`
+/// and `initial_normal` (optional, together): a starting estimate (depth 0 = start at random).
+/// Outputs, pixel_count entries each (normals × 3): depth in metres (0 = none), unit normal in
+/// the reference camera frame pointing towards the camera (0 where no depth), and cost
+/// (aggregated 1 − NCC plus the geometric term; 2 where no depth).
+int32_t rc_patch_match(const rc_stereo_view* reference, const rc_stereo_view* sources, int32_t source_count,
+                       const uint8_t* mask, const float* initial_depth, const float* initial_normal,
+                       const rc_patch_match_options* options, float* depth, float* normal, float* cost,
+                       rc_error* error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,211 @@
+import Foundation
+import ReconstructionCore
+
+/// Dense stereo: posed photos to per-view depth maps (with normals and confidence) and a fused,
+/// oriented, coloured point cloud.
+///
+/// 1. Plan: source views and a depth range per view from the sparse points (`StereoViewSelection`).
+/// 2. Load: photos at the working resolution, undistorted, with their masks.
+/// 3. Photometric pass: PatchMatch per view (`DepthMapEstimator`), views in parallel.
+/// 4. Geometric pass: PatchMatch again from the photometric result, with the sources' depth maps
+///    adding a forward-backward reprojection term (geometric consistency).
+/// 5. Filter: drop costly depths and those fewer than k neighbours confirm (`DepthConsistencyFilter`).
+/// 6. Fuse the filtered depth maps into points (`DepthMapFusion`).
+public struct DenseStereo: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// Photos are reduced by 1, 2, 4 or 8 (JPEG decodes at that size directly) until their
+        /// longer side is at most this, pixels.
+        public var maxImageDimension = 1024
+        public var viewSelection = StereoViewSelection.Options()
+        /// The photometric pass.
+        public var photometric = DepthMapEstimator.Options()
+        /// The geometric-consistency pass (starts from the photometric result).
+        public var geometric: DepthMapEstimator.Options = {
+            var options = DepthMapEstimator.Options()
+            options.iterations = 2
+            return options
+        }()
+        /// Run the geometric-consistency pass.
+        public var geometricPass = true
+        public var filter = DepthConsistencyFilter.Options()
+        public var fusion = DepthMapFusion.Options()
+        /// Depth range (metres) for views the sparse points give none for (e.g. known poses and
+        /// no points); such views are skipped when this is nil.
+        public var fallbackDepthRange: ClosedRange<Float>?
+        /// Worker threads.
+        public var workers = ProcessInfo.processInfo.activeProcessorCount
+        public init() {}
+    }
+
+    public enum Stage: String, Sendable, CaseIterable {
+        case loading, photometric, geometric, filtering, fusion
+    }
+
+    /// A progress report: the stage and the fraction of it done (0…1).
+    public struct Progress: Sendable {
+        public var stage: Stage
+        public var fraction: Double
+    }
+
+    /// A view that got no depth map, and why.
+    public struct SkippedView: Sendable, Equatable {
+        public var name: String
+        public var reason: String
+    }
+
+    public struct Result: Sendable {
+        /// Filtered depth maps, one per view that has one, in input order. Their `neighbours`
+        /// index this array.
+        public var views: [ViewDepth]
+        /// For each entry of `views`, its index in the input.
+        public var inputIndices: [Int]
+        public var skippedViews: [SkippedView]
+        /// The fused point cloud (world frame, normals, colours 0…1).
+        public var pointCloud: PointCloud
+        /// Wall time per stage, seconds.
+        public var stageSeconds: [Stage: Double]
+    }
+
+    public enum DenseStereoError: Error, CustomStringConvertible {
+        case noUsableViews([SkippedView])
+        case unreadableImage(name: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .noUsableViews(let skipped):
+                return "no view can get a depth map" + skipped.map { "\n  \($0.name): \($0.reason)" }.joined()
+            case .unreadableImage(let name, let reason):
+                return "\(name): \(reason)"
+            }
+        }
+    }
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    public func run(_ input: Input, progress: @Sendable (Progress) -> Void = { _ in }) throws -> Result {
+        var seconds: [Stage: Double] = [:]
+        func timed<T>(_ stage: Stage, _ body: () throws -> T) rethrows -> T {
+            let start = Date()
+            defer { seconds[stage] = Date().timeIntervalSince(start) }
+            return try body()
+        }
+        let views = input.views
+        let workers = max(1, options.workers)
+
+        // Plan: which views get a depth map, against which sources, in which range.
+        let cameras = views.map { StereoViewSelection.Camera(intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera) }
+        let plans = StereoViewSelection(options: options.viewSelection)
+            .plan(cameras: cameras, points: input.points, fallbackDepthRange: options.fallbackDepthRange)
+        var activeViews: [Int] = []
+        var skipped: [SkippedView] = []
+        for (v, plan) in plans.enumerated() {
+            if plan.sources.isEmpty {
+                skipped.append(SkippedView(name: views[v].name, reason: "no source view shares enough points at a usable angle"))
+            } else if plan.depthRange == nil {
+                skipped.append(SkippedView(name: views[v].name, reason: "no depth range (too few sparse points and no fallback range)"))
+            } else {
+                activeViews.append(v)
+            }
+        }
+        let active = activeViews
+        guard !active.isEmpty else { throw DenseStereoError.noUsableViews(skipped) }
+
+        // Load every view that is a reference or a source.
+        let needed = Set(active + active.flatMap { plans[$0].sources }).sorted()
+        let maxDimension = options.maxImageDimension
+        let loadedCount = AtomicCounter()
+        let loadedList = try timed(.loading) { () throws -> [StereoImage] in
+            let results = parallelMap(needed.count, workers: workers) { n -> Swift.Result<StereoImage, DenseStereoError> in
+                defer { progress(Progress(stage: .loading, fraction: Double(loadedCount.next() + 1) / Double(needed.count))) }
+                let view = views[needed[n]]
+                do {
+                    return .success(try StereoImageLoader.load(view, maxDimension: maxDimension))
+                } catch let error as ShimError {
+                    return .failure(.unreadableImage(name: view.name, reason: error.message))
+                } catch {
+                    return .failure(.unreadableImage(name: view.name, reason: "cannot read file: \(error.localizedDescription)"))
+                }
+            }
+            return try results.map { try $0.get() }
+        }
+        var images = [StereoImage?](repeating: nil, count: views.count)
+        for (n, v) in needed.enumerated() { images[v] = loadedList[n] }
+        let loaded = images
+
+        // Photometric, then geometric PatchMatch.
+        let concurrent = min(workers, active.count)
+        let threads = max(1, workers / concurrent)
+        @Sendable func estimatorView(_ v: Int, depth: DepthMap?) -> DepthMapEstimator.View {
+            let image = loaded[v]!
+            return DepthMapEstimator.View(image: image.gray, intrinsics: image.intrinsics,
+                                          cameraFromWorld: views[v].worldFromCamera.inverse, depth: depth)
+        }
+        var photometricOptions = options.photometric
+        photometricOptions.threads = threads
+        let photometricDone = AtomicCounter()
+        let photometric: [DepthMapEstimator.Estimate] = try timed(.photometric) {
+            let estimator = DepthMapEstimator(options: photometricOptions)
+            return try parallelMap(active.count, workers: concurrent) { a -> Swift.Result<DepthMapEstimator.Estimate, ShimError> in
+                defer { progress(Progress(stage: .photometric, fraction: Double(photometricDone.next() + 1) / Double(active.count))) }
+                let v = active[a]
+                do {
+                    return .success(try estimator.estimate(
+                        reference: estimatorView(v, depth: nil), sources: plans[v].sources.map { estimatorView($0, depth: nil) },
+                        depthRange: plans[v].depthRange!, mask: loaded[v]!.mask))
+                } catch let error as ShimError {
+                    return .failure(error)
+                } catch {
+                    return .failure(ShimError(kind: .internalError, message: "\(error)"))
+                }
+            }.map { try $0.get() }
+        }
+
+        var estimates = photometric
+        if options.geometricPass {
+            var depthOf = [DepthMap?](repeating: nil, count: views.count)
+            for (a, v) in active.enumerated() { depthOf[v] = photometric[a].depth }
+            let depths = depthOf
+            var geometricOptions = options.geometric
+            geometricOptions.threads = threads
+            let geometricDone = AtomicCounter()
+            estimates = try timed(.geometric) {
+                let estimator = DepthMapEstimator(options: geometricOptions)
+                return try parallelMap(active.count, workers: concurrent) { a -> Swift.Result<DepthMapEstimator.Estimate, ShimError> in
+                    defer { progress(Progress(stage: .geometric, fraction: Double(geometricDone.next() + 1) / Double(active.count))) }
+                    let v = active[a]
+                    do {
+                        return .success(try estimator.estimate(
+                            reference: estimatorView(v, depth: nil),
+                            sources: plans[v].sources.map { estimatorView($0, depth: depths[$0]) },
+                            depthRange: plans[v].depthRange!, mask: loaded[v]!.mask, initial: photometric[a]))
+                    } catch let error as ShimError {
+                        return .failure(error)
+                    } catch {
+                        return .failure(ShimError(kind: .internalError, message: "\(error)"))
+                    }
+                }.map { try $0.get() }
+            }
+        }
+
+        // Filter against the neighbours' depth maps (neighbours index the result's views).
+        var resultIndexOf = [Int](repeating: -1, count: views.count)
+        for (a, v) in active.enumerated() { resultIndexOf[v] = a }
+        let candidates = active.enumerated().map { a, v in
+            DepthConsistencyFilter.Candidate(
+                view: ViewDepth(name: views[v].name, intrinsics: loaded[v]!.intrinsics, worldFromCamera: views[v].worldFromCamera,
+                                depth: estimates[a].depth, normalsInCamera: estimates[a].normalsInCamera,
+                                image: loaded[v]!.rgb, neighbours: plans[v].sources.map { resultIndexOf[$0] }.filter { $0 >= 0 }),
+                costs: estimates[a].costs)
+        }
+        let filter = DepthConsistencyFilter(options: options.filter)
+        let filtered = timed(.filtering) {
+            parallelMap(candidates.count, workers: workers) { a in filter.filter(a, in: candidates) }
+        }
+        progress(Progress(stage: .filtering, fraction: 1))
+
+        let cloud = timed(.fusion) { DepthMapFusion(options: options.fusion).fuse(filtered) }
+        progress(Progress(stage: .fusion, fraction: 1))
+        return Result(views: filtered, inputIndices: active, skippedViews: skipped, pointCloud: cloud, stageSeconds: seconds)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import ReconstructionCore
+
+/// A view made ready for stereo: its photo at the working resolution, undistorted, in colour and
+/// grey, with its pinhole intrinsics and mask at that size.
+struct StereoImage: Sendable {
+    var rgb: RGBImage
+    var gray: GrayImage
+    var intrinsics: CameraIntrinsics
+    var mask: GrayImage?
+}
+
+/// Decodes, reduces and undistorts photos for dense stereo.
+enum StereoImageLoader {
+    /// The power-of-two reduction (1, 2, 4 or 8) that brings the longer side to at most
+    /// `maxDimension` (8 at most).
+    static func reduction(width: Int, height: Int, maxDimension: Int) -> Int {
+        var r = 1
+        while r < 8, max(width, height) > maxDimension * r { r *= 2 }
+        return r
+    }
+
+    static func load(_ view: DenseStereo.View, maxDimension: Int) throws -> StereoImage {
+        var intrinsics = view.intrinsics
+        let rgb: RGBImage
+        switch view.image {
+        case .file(let url):
+            let r = reduction(width: intrinsics.width, height: intrinsics.height, maxDimension: maxDimension)
+            rgb = try ImageCodec.decodeRGB(try Data(contentsOf: url), reduction: r)
+            intrinsics = reduced(intrinsics, by: r, toWidth: rgb.width, height: rgb.height)
+        case .pixels(let image):
+            if intrinsics.width != image.width || intrinsics.height != image.height {
+                intrinsics = intrinsics.scaled(toWidth: image.width, height: image.height)
+            }
+            let r = reduction(width: image.width, height: image.height, maxDimension: maxDimension)
+            rgb = r == 1 ? image : boxReduced(image, by: r)
+            intrinsics = reduced(intrinsics, by: r, toWidth: rgb.width, height: rgb.height)
+        }
+        var mask = view.mask.map { resampled($0, width: rgb.width, height: rgb.height) }
+        var pixels = rgb
+        if intrinsics.hasDistortion {
+            pixels = undistorted(rgb, intrinsics: intrinsics)
+            mask = mask.map { undistorted($0, intrinsics: intrinsics) }
+            intrinsics.k1 = 0
+            intrinsics.k2 = 0
+        }
+        return StereoImage(rgb: pixels, gray: gray(pixels), intrinsics: intrinsics, mask: mask)
+    }
+
+    /// Intrinsics of an image reduced `r` times. A reduction by r maps pixel coordinates x to x / r
+    /// (corner convention) when the reduced size is the full size / r, rounded either way;
+    /// otherwise the intrinsics are scaled to the new size.
+    static func reduced(_ k: CameraIntrinsics, by r: Int, toWidth width: Int, height: Int) -> CameraIntrinsics {
+        guard r > 1 else {
+            return k.width == width && k.height == height ? k : k.scaled(toWidth: width, height: height)
+        }
+        guard abs(width * r - k.width) < r, abs(height * r - k.height) < r else {
+            return k.scaled(toWidth: width, height: height)
+        }
+        let s = 1 / Double(r)
+        return CameraIntrinsics(width: width, height: height, fx: k.fx * s, fy: k.fy * s, cx: k.cx * s, cy: k.cy * s,
+                                k1: k.k1, k2: k.k2)
+    }
+
+    /// Mean of each r × r block (the last partial row and column are dropped).
+    static func boxReduced(_ image: RGBImage, by r: Int) -> RGBImage {
+        let width = image.width / r, height = image.height / r
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        let area = r * r
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum = SIMD3<Int>.zero
+                    for dy in 0..<r {
+                        let row = (y * r + dy) * image.width
+                        for dx in 0..<r {
+                            let i = 3 * (row + x * r + dx)
+                            sum &+= SIMD3(Int(src[i]), Int(src[i + 1]), Int(src[i + 2]))
+                        }
+                    }
+                    let o = 3 * (y * width + x)
+                    out[o] = UInt8((sum.x + area / 2) / area)
+                    out[o + 1] = UInt8((sum.y + area / 2) / area)
+                    out[o + 2] = UInt8((sum.z + area / 2) / area)
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: out)
+    }
+
+    /// Luma (Rec. 601 weights), rounded.
+    static func gray(_ image: RGBImage) -> GrayImage {
+        var out = [UInt8](repeating: 0, count: image.width * image.height)
+        image.pixels.withUnsafeBufferPointer { p in
+            for i in out.indices {
+                let y = 0.299 * Float(p[3 * i]) + 0.587 * Float(p[3 * i + 1]) + 0.114 * Float(p[3 * i + 2])
+                out[i] = UInt8(min(255, y.rounded()))
+            }
+        }
+        return GrayImage(width: image.width, height: image.height, pixels: out)
+    }
+
+    /// Nearest-neighbour resampling of a mask to another size.
+    static func resampled(_ mask: GrayImage, width: Int, height: Int) -> GrayImage {
+        if mask.width == width && mask.height == height { return mask }
+        var out = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let sy = min(mask.height - 1, Int((Double(y) + 0.5) * Double(mask.height) / Double(height)))
+            for x in 0..<width {
+                let sx = min(mask.width - 1, Int((Double(x) + 0.5) * Double(mask.width) / Double(width)))
+                out[y * width + x] = mask.pixels[sy * mask.width + sx]
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: out)
+    }
+
+    /// Where the pinhole pixel (x, y) (continuous) lies in the distorted image.
+    static func distortedPosition(x: Double, y: Double, _ k: CameraIntrinsics) -> (Double, Double) {
+        let u = (x - k.cx) / k.fx, v = (y - k.cy) / k.fy
+        let r2 = u * u + v * v
+        let d = 1 + k.k1 * r2 + k.k2 * r2 * r2
+        return (k.fx * u * d + k.cx, k.fy * v * d + k.cy)
+    }
+
+    /// The photo as the undistorted pinhole camera with the same fx, fy, cx, cy sees it (bilinear).
+    static func undistorted(_ image: RGBImage, intrinsics k: CameraIntrinsics) -> RGBImage {
+        let width = image.width, height = image.height
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (sx, sy) = distortedPosition(x: Double(x) + 0.5, y: Double(y) + 0.5, k)
+                    let fx = min(max(sx - 0.5, 0), Double(width) - 1.001), fy = min(max(sy - 0.5, 0), Double(height) - 1.001)
+                    let ix = Int(fx), iy = Int(fy)
+                    let ax = fx - Double(ix), ay = fy - Double(iy)
+                    for c in 0..<3 {
+                        let p00 = Double(src[3 * (iy * width + ix) + c]), p01 = Double(src[3 * (iy * width + ix + 1) + c])
+                        let p10 = Double(src[3 * ((iy + 1) * width + ix) + c])
+                        let p11 = Double(src[3 * ((iy + 1) * width + ix + 1) + c])
+                        let top = p00 + ax * (p01 - p00), bottom = p10 + ax * (p11 - p10)
+                        out[3 * (y * width + x) + c] = UInt8(min(255, max(0, (top + ay * (bottom - top)).rounded())))
+                    }
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: out)
+    }
+
+    /// A mask as the undistorted camera sees it (nearest neighbour).
+    static func undistorted(_ mask: GrayImage, intrinsics k: CameraIntrinsics) -> GrayImage {
+        var out = [UInt8](repeating: 0, count: mask.width * mask.height)
+        for y in 0..<mask.height {
+            for x in 0..<mask.width {
+                let (sx, sy) = distortedPosition(x: Double(x) + 0.5, y: Double(y) + 0.5, k)
+                let ix = Int(sx.rounded(.down)), iy = Int(sy.rounded(.down))
+                guard ix >= 0, iy >= 0, ix < mask.width, iy < mask.height else { continue }
+                out[y * mask.width + x] = mask.pixels[iy * mask.width + ix]
+            }
+        }
+        return GrayImage(width: mask.width, height: mask.height, pixels: out)
+    }
+}
