@@ -1,0 +1,92 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+
+/// A photo's depth sidecar (`STEM_depth.png`: 16-bit millimetres, or `STEM_depth.tif(f)`: 32-bit
+/// float metres), with its optional confidence map (`STEM_depthConfidence.png`, 0 low … 2 high).
+public struct DepthSidecar: Sendable {
+    public var depth: DepthMap
+    /// Per depth pixel 0 (low), 1 (medium), 2 (high); nil when there is no confidence map.
+    public var confidence: GrayImage?
+
+    /// Per-pixel integration weights from the confidence (low 0, medium 0.5, high 1; 1 without a map).
+    public var weights: [Float] {
+        guard let confidence else { return depth.metres.map { $0 > 0 ? 1 : 0 } }
+        return confidence.pixels.map { [0, 0.5, 1][Int(min($0, 2))] }
+    }
+
+    public static let depthSuffix = "_depth"
+    public static let confidenceSuffix = "_depthConfidence"
+
+    /// The sidecar of `photo` (size `photoWidth`×`photoHeight`), nil when it has none. A sidecar
+    /// that cannot be used throws a message naming its file; the caller warns and uses the photo
+    /// without depth.
+    public static func load(besides photo: URL, photoWidth: Int, photoHeight: Int) throws(DepthSidecarError) -> DepthSidecar? {
+        let stem = photo.deletingPathExtension().lastPathComponent
+        let folder = photo.deletingLastPathComponent()
+        let candidates = ["png", "tif", "tiff"].map { folder.appendingPathComponent("\(stem)\(depthSuffix).\($0)") }
+        guard let file = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
+        let depth = try decodeDepth(file, photoWidth: photoWidth, photoHeight: photoHeight)
+        let confidenceFile = folder.appendingPathComponent("\(stem)\(confidenceSuffix).png")
+        guard FileManager.default.fileExists(atPath: confidenceFile.path) else { return DepthSidecar(depth: depth, confidence: nil) }
+        guard let data = try? Data(contentsOf: confidenceFile), let raw = try? ImageCodec.decodeUnchanged(data),
+              raw.channels == 1, case .uint8(let levels) = raw.samples else {
+            throw DepthSidecarError(file: confidenceFile, "is not a readable 8-bit single-channel confidence map")
+        }
+        guard raw.width == depth.width, raw.height == depth.height else {
+            throw DepthSidecarError(file: confidenceFile, "is \(raw.width)×\(raw.height) but its depth map is \(depth.width)×\(depth.height)")
+        }
+        guard levels.allSatisfy({ $0 <= 2 }) else {
+            throw DepthSidecarError(file: confidenceFile, "has values above 2 (expected 0 low, 1 medium, 2 high)")
+        }
+        return DepthSidecar(depth: depth, confidence: GrayImage(width: raw.width, height: raw.height, pixels: levels))
+    }
+
+    /// Depth and confidence sidecars in `folder` whose photo is missing, as warnings.
+    public static func orphans(in folder: URL, photos: [URL]) -> [DepthSidecarError] {
+        let stems = Set(photos.map { $0.deletingPathExtension().lastPathComponent })
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name -> DepthSidecarError? in
+            let stem = (name as NSString).deletingPathExtension
+            for suffix in [confidenceSuffix, depthSuffix] where stem.hasSuffix(suffix) {
+                let owner = String(stem.dropLast(suffix.count))
+                return stems.contains(owner) ? nil
+                    : DepthSidecarError(file: folder.appendingPathComponent(name), "is a depth sidecar for a missing image (\(owner).*)")
+            }
+            return nil
+        }
+    }
+
+    static func decodeDepth(_ file: URL, photoWidth: Int, photoHeight: Int) throws(DepthSidecarError) -> DepthMap {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch { throw DepthSidecarError(file: file, "cannot be read: \(error.localizedDescription)") }
+        let raw: ImageCodec.RawImage
+        do { raw = try ImageCodec.decodeUnchanged(data) } catch { throw DepthSidecarError(file: file, "is not a decodable depth image: \(error)") }
+        guard raw.channels == 1 else { throw DepthSidecarError(file: file, "has \(raw.channels) channels; depth needs one") }
+        let metres: [Float]
+        switch raw.samples {
+        case .uint16(let millimetres): metres = millimetres.map { Float($0) / 1000 }
+        case .float32(let values): metres = values
+        case .uint8: throw DepthSidecarError(file: file, "is 8-bit; depth must be 16-bit millimetres (PNG) or 32-bit float metres (TIFF)")
+        }
+        if let bad = metres.firstIndex(where: { !$0.isFinite || $0 < 0 }) {
+            throw DepthSidecarError(file: file, "has an invalid value (\(metres[bad])) at pixel (\(bad % raw.width), \(bad / raw.width)); depth must be finite and ≥ 0")
+        }
+        let photoAspect = Double(photoWidth) / Double(photoHeight), depthAspect = Double(raw.width) / Double(raw.height)
+        guard abs(photoAspect / depthAspect - 1) < 0.01, raw.width <= photoWidth else {
+            throw DepthSidecarError(file: file, "is \(raw.width)×\(raw.height), which does not fit its \(photoWidth)×\(photoHeight) photo (same aspect ratio, not larger)")
+        }
+        return DepthMap(width: raw.width, height: raw.height, metres: metres)
+    }
+}
+
+/// Why a depth sidecar was not used, naming its file.
+public struct DepthSidecarError: Error, CustomStringConvertible, Equatable {
+    public var file: URL
+    public var problem: String
+    public init(file: URL, _ problem: String) {
+        self.file = file
+        self.problem = problem
+    }
+    public var description: String { "\(file.path): \(problem)" }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import Regression
+import XCTest
+
+/// Depth sidecars: each accepted format, and each bad input rejected with a message naming the file.
+final class DepthSidecarTests: XCTestCase {
+    private var folder: URL!
+    private let photo = "0001.jpg"
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("depth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8]).write(to: folder.appendingPathComponent(photo))
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ data: Data, _ name: String) throws { try data.write(to: folder.appendingPathComponent(name)) }
+
+    private func load() throws(DepthSidecarError) -> DepthSidecar? {
+        try DepthSidecar.load(besides: folder.appendingPathComponent(photo), photoWidth: 64, photoHeight: 48)
+    }
+
+    private func assertRejected(_ fragment: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try load(), file: file, line: line) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(folder.path) && text.contains(fragment), text, file: file, line: line)
+        }
+    }
+
+    func testNoSidecarMeansNoDepth() throws {
+        XCTAssertNil(try load())
+    }
+
+    func testSixteenBitMillimetresWithConfidence() throws {
+        let mm: [UInt16] = (0..<(16 * 12)).map { UInt16(500 + $0) }
+        try write(try ImageCodec.encode16(mm, width: 16, height: 12), "0001_depth.png")
+        try write(try ImageCodec.encode(GrayImage(width: 16, height: 12, pixels: (0..<192).map { UInt8($0 % 3) })), "0001_depthConfidence.png")
+        let sidecar = try XCTUnwrap(try load())
+        XCTAssertEqual(sidecar.depth.width, 16)
+        XCTAssertEqual(sidecar.depth.metres[1], 0.501, accuracy: 1e-6)
+        XCTAssertEqual(Array(sidecar.weights.prefix(3)), [0, 0.5, 1])
+    }
+
+    func testFloatTIFFInMetres() throws {
+        try write(try ImageCodec.encodeFloatTIFF([Float](repeating: 1.25, count: 32 * 24), width: 32, height: 24), "0001_depth.tiff")
+        let sidecar = try XCTUnwrap(try load())
+        XCTAssertEqual(sidecar.depth.metres.first, 1.25)
+        XCTAssertNil(sidecar.confidence)
+        XCTAssertEqual(sidecar.weights.first, 1)
+    }
+
+    func testWrongAspectRatioIsRejected() throws {
+        try write(try ImageCodec.encode16([UInt16](repeating: 1000, count: 16 * 16), width: 16, height: 16), "0001_depth.png")
+        assertRejected("does not fit its 64×48 photo")
+    }
+
+    func testTruncatedFileIsRejected() throws {
+        let whole = try ImageCodec.encode16([UInt16](repeating: 1000, count: 16 * 12), width: 16, height: 12)
+        try write(whole.prefix(whole.count / 2), "0001_depth.png")
+        assertRejected("not a decodable depth image")
+    }
+
+    func testNaNAndNegativeDepthsAreRejected() throws {
+        var values = [Float](repeating: 1, count: 16 * 12)
+        values[5] = .nan
+        try write(try ImageCodec.encodeFloatTIFF(values, width: 16, height: 12), "0001_depth.tif")
+        assertRejected("invalid value (nan) at pixel (5, 0)")
+        values[5] = -2
+        try write(try ImageCodec.encodeFloatTIFF(values, width: 16, height: 12), "0001_depth.tif")
+        assertRejected("invalid value (-2.0)")
+    }
+
+    func testEightBitDepthAndMismatchedConfidenceAreRejected() throws {
+        try write(try ImageCodec.encode(GrayImage(width: 16, height: 12, fill: 9)), "0001_depth.png")
+        assertRejected("is 8-bit")
+        try write(try ImageCodec.encode16([UInt16](repeating: 1000, count: 16 * 12), width: 16, height: 12), "0001_depth.png")
+        try write(try ImageCodec.encode(GrayImage(width: 8, height: 6, fill: 2)), "0001_depthConfidence.png")
+        assertRejected("is 8×6 but its depth map is 16×12")
+    }
+
+    func testSidecarsWithoutTheirPhotoAreReported() throws {
+        try write(Data([1]), "0002_depth.png")
+        try write(Data([1]), "0002_depthConfidence.png")
+        try write(Data([1]), "0001_depth.png")
+        let orphans = DepthSidecar.orphans(in: folder, photos: [folder.appendingPathComponent(photo)])
+        XCTAssertEqual(orphans.map(\.file.lastPathComponent), ["0002_depth.png", "0002_depthConfidence.png"])
+        XCTAssertTrue(orphans[0].problem.contains("missing image"))
+    }
+}
