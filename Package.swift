@@ -47,7 +47,7 @@ let package = Package(
         // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
         .target(name: "Meshing", dependencies: ["ReconstructionCore"]),
         // Pipeline: stages, bridge over the C ABI, scheduling.
-        .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction"]),
+        .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction", "Meshing"]),
         // Formats: reading captures and ground truth; writing pose and model files.
         .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),

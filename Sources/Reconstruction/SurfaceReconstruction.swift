@@ -1,0 +1,148 @@
+import Foundation
+import Meshing
+import ReconstructionCore
+
+/// The surface stage: fuses depth maps (multi-view stereo, and LiDAR where present, each weighted
+/// by its confidence) into a truncated signed distance volume, extracts the surface with marching
+/// cubes, and cleans it: cropped to the object's bounding box, small floating fragments removed,
+/// small holes filled.
+public struct SurfaceReconstruction: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// Voxel edge in scene units; nil chooses it from the depth maps' pixel footprint.
+        public var voxelSize: Float?
+        /// With automatic voxels: voxel edge = this × the median pixel footprint (depth / focal length).
+        public var voxelsPerPixelFootprint: Float = 1.5
+        /// Signed distances are truncated at this many voxels.
+        public var truncationInVoxels: Float = 4
+        /// Crop box; nil estimates it from the fused points (or the depth samples).
+        public var bounds: BoundingBox?
+        /// Components smaller than this fraction of the largest (by area) are removed.
+        public var minimumComponentFraction = 0.05
+        /// Holes with at most this many boundary edges are filled.
+        public var maximumHoleEdges = 16
+        public var workers = ProcessInfo.processInfo.activeProcessorCount
+        public init() {}
+    }
+
+    /// One depth map to fuse.
+    public struct DepthInput: Sendable {
+        public var depth: DepthMap
+        /// Per-pixel weight (0 ignores a pixel); nil weighs every pixel 1.
+        public var weights: [Float]?
+        /// Intrinsics at the depth map's resolution.
+        public var intrinsics: CameraIntrinsics
+        public var worldFromCamera: RigidTransform
+        public var colour: RGBImage?
+        public var mask: GrayImage?
+
+        public init(depth: DepthMap, weights: [Float]?, intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform,
+                    colour: RGBImage? = nil, mask: GrayImage? = nil) {
+            self.depth = depth
+            self.weights = weights
+            self.intrinsics = intrinsics
+            self.worldFromCamera = worldFromCamera
+            self.colour = colour
+            self.mask = mask
+        }
+
+        /// A stereo depth map, weighted by its confidence.
+        public init(_ view: ViewDepth) {
+            self.init(depth: view.depth, weights: view.confidence.isEmpty ? nil : view.confidence, intrinsics: view.intrinsics,
+                      worldFromCamera: view.worldFromCamera, colour: view.image)
+        }
+    }
+
+    public struct Result: Sendable {
+        public var mesh: TriangleMesh
+        public var bounds: BoundingBox
+        public var voxelSize: Float
+        public var cleanup: MeshCleanup.Report
+        public var seconds: Double
+    }
+
+    public enum SurfaceError: Error, CustomStringConvertible {
+        case noDepth
+        case emptySurface
+        public var description: String {
+            switch self {
+            case .noDepth: return "no depth to fuse: dense stereo found no depth and there is no LiDAR depth"
+            case .emptySurface: return "the fused volume has no surface inside the bounding box"
+            }
+        }
+    }
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Fuses `inputs`; `guidePoints` (e.g. the fused stereo points) set the automatic bounding box.
+    public func run(_ inputs: [DepthInput], guidePoints: [SIMD3<Float>] = []) throws -> Result {
+        let started = Date()
+        let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
+        guard !usable.isEmpty else { throw SurfaceError.noDepth }
+        let bounds = try options.bounds ?? automaticBounds(usable, guidePoints: guidePoints)
+        let voxel = options.voxelSize ?? automaticVoxelSize(usable, bounds: bounds)
+        var tsdfOptions = TSDFVolume.Options()
+        tsdfOptions.voxelSize = voxel
+        tsdfOptions.truncationInVoxels = options.truncationInVoxels
+        tsdfOptions.bounds = bounds
+        tsdfOptions.workers = options.workers
+        var volume = TSDFVolume(options: tsdfOptions)
+        for input in usable {
+            _ = try volume.integrate(depth: input.depth, weights: input.weights, intrinsics: input.intrinsics,
+                                     worldFromCamera: input.worldFromCamera, colour: input.colour, mask: input.mask)
+        }
+        var mcOptions = MarchingCubes.Options()
+        mcOptions.workers = options.workers
+        let raw = MarchingCubes(options: mcOptions).extractMesh(from: volume)
+        var cleanupOptions = MeshCleanup.Options()
+        cleanupOptions.crop = bounds
+        cleanupOptions.minimumComponentFraction = options.minimumComponentFraction
+        cleanupOptions.maximumHoleEdges = options.maximumHoleEdges
+        let cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
+        guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
+        return Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report,
+                      seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The bulk of the guide points, or of the depth samples back-projected, with a margin.
+    func automaticBounds(_ inputs: [DepthInput], guidePoints: [SIMD3<Float>]) throws -> BoundingBox {
+        var points = guidePoints
+        if points.count < 100 {
+            for input in inputs { points += Self.backProjected(input, stride: 8) }
+        }
+        guard let box = BoundingBox.estimate(enclosing: points, trimmedFraction: 0.01, marginFraction: 0.05) else {
+            throw SurfaceError.noDepth
+        }
+        return box
+    }
+
+    /// 1.5 × the median pixel footprint (depth / focal length) of the depth maps, but never finer
+    /// than the bounding box's diagonal / 1500 (memory).
+    func automaticVoxelSize(_ inputs: [DepthInput], bounds: BoundingBox) -> Float {
+        var footprints: [Float] = []
+        for input in inputs {
+            let f = Float((input.intrinsics.fx + input.intrinsics.fy) / 2)
+            let depths = input.depth.metres
+            for i in stride(from: 0, to: depths.count, by: 97) where depths[i] > 0 { footprints.append(depths[i] / f) }
+        }
+        footprints.sort()
+        let median = footprints.isEmpty ? Float(bounds.diagonal) / 500 : footprints[footprints.count / 2]
+        return max(median * options.voxelsPerPixelFootprint, Float(bounds.diagonal) / 1500)
+    }
+
+    /// Every `step`-th depth pixel of `input`, back-projected to world coordinates.
+    public static func backProjected(_ input: DepthInput, stride step: Int) -> [SIMD3<Float>] {
+        let k = input.intrinsics, pose = input.worldFromCamera
+        var out: [SIMD3<Float>] = []
+        for y in Swift.stride(from: 0, to: input.depth.height, by: step) {
+            for x in Swift.stride(from: 0, to: input.depth.width, by: step) {
+                let d = Double(input.depth[x, y])
+                guard d > 0 else { continue }
+                let p = Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d)
+                let w = pose.apply(p)
+                out.append(SIMD3(Float(w.x), Float(w.y), Float(w.z)))
+            }
+        }
+        return out
+    }
+}

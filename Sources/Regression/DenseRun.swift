@@ -1,0 +1,149 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+
+/// Dense geometry after poses: multi-view stereo, LiDAR/depth sidecars registered to the poses
+/// (which also gives the metric scale), and fusion into a cleaned mesh.
+public struct DenseRun: Sendable {
+    public var stereo: DenseStereo.Result?
+    public var surface: SurfaceReconstruction.Result
+    /// Metres per scene unit when depth sidecars fixed the scale (the mesh is then in metres).
+    public var metresPerUnit: Double?
+    /// Depth sidecars that were not used, each naming its file.
+    public var warnings: [String]
+    public var stereoSeconds: Double
+    public var lidarViews: Int
+
+    public struct Options: Sendable {
+        public var stereo = DenseStereo.Options()
+        public var surface = SurfaceReconstruction.Options()
+        /// Use images (multi-view stereo); off fuses LiDAR depth only.
+        public var useStereo = true
+        /// Use depth sidecars (`NNNN_depth.png` …) when present.
+        public var useDepthSidecars = true
+        /// Use `NNNN_mask.png` sidecars to restrict stereo to the object.
+        public var useMasks = true
+        /// The poses are metric (known poses from a device): depth sidecars need no scale estimate.
+        public var posesAreMetric = false
+        public init() {}
+    }
+
+    /// Runs the dense stages on a posed scene whose photos are in `imagesDirectory`.
+    public static func run(scene: SparseScene, imagesDirectory: URL, options: Options = Options(),
+                           log: @Sendable (String) -> Void = { _ in }) throws -> DenseRun {
+        var warnings: [String] = []
+        let registered = scene.images.filter(\.isRegistered)
+        let photos = registered.map { imagesDirectory.appendingPathComponent($0.name) }
+        var masks: [String: GrayImage] = [:]
+        if options.useMasks {
+            for image in registered {
+                let maskURL = imagesDirectory.appendingPathComponent((image.name as NSString).deletingPathExtension + "_mask.png")
+                guard let data = try? Data(contentsOf: maskURL) else { continue }
+                do { masks[image.name] = try ImageCodec.decodeGray(data) } catch {
+                    warnings.append("\(maskURL.path): not a readable mask (\(error)); the photo is used whole")
+                }
+            }
+        }
+
+        // LiDAR / depth sidecars and the scale they give: median ratio of sidecar depth to the
+        // sparse points' depth, over every point seen by a view with depth.
+        var sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
+        if options.useDepthSidecars {
+            warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description)
+            for (index, image) in scene.images.enumerated() where image.isRegistered {
+                do {
+                    if let sidecar = try DepthSidecar.load(besides: imagesDirectory.appendingPathComponent(image.name),
+                                                           photoWidth: image.intrinsics.width, photoHeight: image.intrinsics.height) {
+                        sidecars.append((image, index, sidecar))
+                    }
+                } catch {
+                    warnings.append("\(error); the photo is used without depth")
+                }
+            }
+        }
+        let metresPerUnit = sidecars.isEmpty ? nil
+            : options.posesAreMetric ? 1 : scale(scene: scene, sidecars: sidecars.map { ($0.index, $0.sidecar) })
+        if !sidecars.isEmpty && metresPerUnit == nil {
+            warnings.append("depth sidecars found but too few sparse points fall on them to register their scale; depth is not used")
+        }
+        for w in warnings { log("warning: \(w)") }
+
+        var inputs: [SurfaceReconstruction.DepthInput] = []
+        var stereo: DenseStereo.Result?
+        var guide: [SIMD3<Float>] = []
+        let stereoStarted = Date()
+        if options.useStereo {
+            log("dense stereo on \(registered.count) views")
+            let result = try DenseStereo(options: options.stereo).run(
+                DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks))
+            stereo = result
+            inputs += result.views.map(SurfaceReconstruction.DepthInput.init)
+            guide = result.pointCloud.positions
+        }
+        let stereoSeconds = Date().timeIntervalSince(stereoStarted)
+        if let metresPerUnit {
+            for (image, _, sidecar) in sidecars {
+                let unitsPerMetre = Float(1 / metresPerUnit)
+                let depth = DepthMap(width: sidecar.depth.width, height: sidecar.depth.height,
+                                     metres: sidecar.depth.metres.map { $0 * unitsPerMetre })
+                let k = image.intrinsics.scaled(toWidth: depth.width, height: depth.height)
+                inputs.append(.init(depth: depth, weights: sidecar.weights, intrinsics: k,
+                                    worldFromCamera: image.cameraFromWorld!.inverse, mask: masks[image.name]))
+            }
+            if guide.count < 100, !masks.isEmpty {
+                guide = []  // object bounds from LiDAR samples on the masks
+                for input in inputs.suffix(sidecars.count) {
+                    var masked = input
+                    masked.depth = maskedDepth(input.depth, mask: input.mask)
+                    guide += SurfaceReconstruction.backProjected(masked, stride: 4)
+                }
+            }
+        }
+        log("fusing \(inputs.count) depth maps")
+        var surfaceOptions = options.surface
+        if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
+        var surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, guidePoints: guide)
+        if let metresPerUnit {
+            let s = Float(metresPerUnit)
+            surface.mesh.positions = surface.mesh.positions.map { $0 * s }
+            surface.bounds = BoundingBox(centre: surface.bounds.centre * metresPerUnit, halfExtents: surface.bounds.halfExtents * metresPerUnit)
+            surface.voxelSize *= s
+        }
+        return DenseRun(stereo: stereo, surface: surface, metresPerUnit: metresPerUnit, warnings: warnings,
+                        stereoSeconds: stereoSeconds, lidarViews: sidecars.count)
+    }
+
+    static func maskedDepth(_ depth: DepthMap, mask: GrayImage?) -> DepthMap {
+        guard let mask else { return depth }
+        var out = depth
+        for y in 0..<depth.height {
+            for x in 0..<depth.width {
+                let mx = min(mask.width - 1, x * mask.width / depth.width), my = min(mask.height - 1, y * mask.height / depth.height)
+                if mask.pixels[my * mask.width + mx] == 0 { out[x, y] = 0 }
+            }
+        }
+        return out
+    }
+
+    /// Metres per scene unit: the median over sparse points of sidecar depth / scene depth.
+    static func scale(scene: SparseScene, sidecars: [(index: Int, sidecar: DepthSidecar)]) -> Double? {
+        let byImage = Dictionary(sidecars.map { ($0.index, $0.sidecar) }, uniquingKeysWith: { a, _ in a })
+        var ratios: [Double] = []
+        for point in scene.points {
+            for observation in point.track {
+                guard let sidecar = byImage[observation.imageIndex],
+                      let cameraFromWorld = scene.images[observation.imageIndex].cameraFromWorld else { continue }
+                let k = scene.images[observation.imageIndex].intrinsics
+                let p = cameraFromWorld.apply(point.position)
+                guard p.z > 0, let pixel = k.project(p) else { continue }
+                let x = Int(pixel.x / Double(k.width) * Double(sidecar.depth.width))
+                let y = Int(pixel.y / Double(k.height) * Double(sidecar.depth.height))
+                guard x >= 0, y >= 0, x < sidecar.depth.width, y < sidecar.depth.height else { continue }
+                let metres = Double(sidecar.depth[x, y])
+                if metres > 0 { ratios.append(metres / p.z) }
+            }
+        }
+        guard ratios.count >= 10 else { return nil }
+        return Statistics.median(ratios)
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import CaptureIO
+import Foundation
+import ModelExport
+import Reconstruction
+import ReconstructionCore
+import Regression
+
+struct ReconstructCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reconstruct",
+        abstract: "Photos (and depth) to a dense, cleaned mesh: poses, multi-view stereo, LiDAR fusion, meshing.",
+        discussion: """
+            INPUT is a folder of photos, or a capture folder holding images/. Runs structure from \
+            motion (or takes --poses), PatchMatch multi-view stereo on the CPU, registers per-photo \
+            depth sidecars (NNNN_depth.png in millimetres or NNNN_depth.tif in metres, with \
+            NNNN_depthConfidence.png) to the poses — which also sets the metric scale — fuses all \
+            depth weighted by confidence into a signed distance volume, extracts the surface, crops \
+            it to the object's bounding box (estimated, or --bounds-box) and removes floating \
+            fragments. Object masks (NNNN_mask.png) restrict stereo to the object. Writes the mesh \
+            as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
+            units). Bad depth sidecars are reported by name and the photo is used without depth.
+            """
+    )
+
+    @Argument(help: "Folder of photos, or a capture folder with images/.", completion: .directory)
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Output mesh (.ply).")
+    var output: String
+
+    @Option(help: "Known pinhole intrinsics in pixels: fx,fy,cx,cy.")
+    var intrinsics: String?
+
+    @Option(help: "File with a 3×3 intrinsics matrix K.")
+    var intrinsicsFile: String?
+
+    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
+    var poses: String?
+
+    @Option(help: "Also write the fused stereo point cloud (.ply).")
+    var pointCloud: String?
+
+    @Option(help: "Also write the bounding box used for cropping (JSON: centre and half extents).")
+    var bounds: String?
+
+    @Option(help: "Longest side of the images used for stereo, pixels.")
+    var stereoImageSize = 1024
+
+    @Flag(help: "Ignore depth sidecars (photos only).")
+    var noDepth = false
+
+    @Flag(help: "Ignore images for depth (LiDAR / depth sidecars only; needs depth).")
+    var noStereo = false
+
+    func validate() throws {
+        if intrinsics != nil && intrinsicsFile != nil { throw ValidationError("give either --intrinsics or --intrinsics-file, not both") }
+        if poses != nil && intrinsics == nil && intrinsicsFile == nil { throw ValidationError("--poses needs --intrinsics or --intrinsics-file") }
+        if noDepth && noStereo { throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from") }
+        if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
+        guard output.lowercased().hasSuffix(".ply") else { throw ValidationError("--output must be a .ply file") }
+    }
+
+    func run() throws {
+        let started = Date()
+        var imagesURL = URL(fileURLWithPath: input, isDirectory: true)
+        let nested = imagesURL.appendingPathComponent("images", isDirectory: true)
+        if FileManager.default.fileExists(atPath: nested.path) { imagesURL = nested }
+        var given: PinholeIntrinsics?
+        if let text = intrinsics { given = try PinholeIntrinsics.parse(commaSeparated: text) }
+        if let path = intrinsicsFile { given = try PinholeIntrinsics.load(kFile: URL(fileURLWithPath: path)) }
+
+        let scene: SparseScene
+        if let poses, let given {
+            scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
+        } else {
+            let reporter = ProgressReporter(json: false)
+            let report = try PoseEstimation().run(try CaptureSources.load(imagesDirectory: imagesURL, given: given)) { reporter.progress($0) }
+            reporter.finish()
+            for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
+            scene = report.scene
+            FileHandle.standardError.write(Data("registered \(scene.registeredCount)/\(scene.images.count) images\n".utf8))
+        }
+        var options = DenseRun.Options()
+        options.stereo.maxImageDimension = stereoImageSize
+        options.useDepthSidecars = !noDepth
+        options.useStereo = !noStereo
+        options.posesAreMetric = poses != nil
+        if poses != nil { options.stereo.fallbackDepthRange = 0.05...50 }
+        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options) {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        }
+        try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
+        if let pointCloud, let cloud = dense.stereo?.pointCloud {
+            try PLYWriter.write(cloud, to: URL(fileURLWithPath: pointCloud))
+        }
+        if let bounds {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try AtomicFileWriter.write(try encoder.encode(dense.surface.bounds), to: URL(fileURLWithPath: bounds))
+        }
+        let scale = dense.metresPerUnit.map { String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews) } ?? "pose units"
+        print(String(format: "wrote %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
+                     output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount, dense.surface.voxelSize, scale,
+                     dense.stereoSeconds, dense.surface.seconds, Date().timeIntervalSince(started)))
+    }
+}
