@@ -36,15 +36,15 @@ public struct ETAEstimator: Sendable {
     /// photos of 6 megapixels, 55 pairs, 8192 features each) as CPU time, which other work on the
     /// machine disturbs less than wall time: features 0.71 CPU-s per image, matching and
     /// verification 0.29 CPU-s per pair, mapping 0.39 CPU-s per image. Features and matching keep
-    /// `workers` threads busy (95 % of the time); mapping is mostly serial, with 2-thread bundle
-    /// adjustments (1.3 cores on average). Only the ratios matter: the estimator learns the
+    /// `workers` threads busy (95 % of the time); mapping alternates serial steps (PnP,
+    /// triangulation) with 2-thread bundle adjustments (1.6 cores on average). Only the ratios matter: the estimator learns the
     /// machine's speed as it goes.
     public static func poseStageWeights(imageCount: Int, pairCount: Int,
                                         workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]
     {
         let cores = Double(max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)))
-        let parallel = 0.95 * cores, mapping = min(1.3, cores)
+        let parallel = 0.95 * cores, mapping = min(1.6, cores)
         return [(.features, 0.71 * Double(imageCount) / parallel),
                 (.matching, 0.29 * Double(pairCount) / parallel),
                 (.mapping, 0.39 * Double(imageCount) / mapping)]
