@@ -23,6 +23,7 @@ public struct ETAEstimator: Sendable {
     private var currentStart = 0.0
     private var currentFraction = 0.0
     private var lastEstimate: (time: Double, remaining: Double)?
+    private var lastFinish: Double?
 
     public init(stages: [(ProcessingStage, weight: Double)], smoothing: Double = 0.3) {
         self.stages = stages.map(\.0)
@@ -81,12 +82,14 @@ public struct ETAEstimator: Sendable {
             current = nil
             currentFraction = 0
         }
+        lastFinish = time
     }
 
     /// Reports the running stage's fraction and returns the smoothed estimate of the seconds left
-    /// (nil while nothing has been measured).
+    /// (nil while nothing has been measured). A stage not begun is taken to have started when the
+    /// previous one finished.
     public mutating func update(_ stage: ProcessingStage, fraction: Double, at time: Double) -> Double? {
-        if current != stage { begin(stage, at: time) }
+        if current != stage { begin(stage, at: lastFinish ?? time) }
         currentFraction = max(currentFraction, min(1, fraction))
         guard let raw = rawRemaining(at: time) else { return nil }
         let estimate: Double
