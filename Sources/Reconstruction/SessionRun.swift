@@ -207,6 +207,7 @@ final class SessionRun: @unchecked Sendable {
         lock.lock()
         eta.begin(stage, at: start)
         lock.unlock()
+        progressed(stage, fraction: 0)  // the stage change is visible at once
         let control = PoseEstimation.Control(
             progress: { [self] in progressed(stage, fraction: $0.fraction) },
             isCancelled: { [self] in isCancelled })

@@ -193,7 +193,7 @@ final class PhotogrammetrySessionTests: XCTestCase {
 
 /// Records a session's messages until its run ends, with the time each arrived.
 enum SessionRecording {
-    struct Entry: @unchecked Sendable {
+    struct Entry: Sendable {
         var output: PhotogrammetrySession.Output
         /// Seconds on the monotonic clock.
         var time: Double
