@@ -8,6 +8,11 @@ import ReconstructionCore
 /// that needs a stage not built yet fails with `stageNotBuilt` at that stage's place in the order,
 /// after the requests that can complete earlier have completed. Stages run only for requests that
 /// can complete.
+///
+/// Adding a stage (e.g. dense): give its output type a `CheckpointCodable` conformance, mark the
+/// `ProcessingStage` case built, add its weight to the ETA, and run it after mapping with
+/// `checkpointedStage(_:entry:key:)`, keyed by the mapping key plus its own options; then complete
+/// the requests that end with it.
 final class SessionRun: @unchecked Sendable {
     typealias Session = PhotogrammetrySession
 
