@@ -146,29 +146,49 @@ public struct IncrementalMapper {
 
     /// Runs the whole reconstruction, reporting the registered count after each registration.
     public mutating func run(progress: (Int) -> Void = { _ in }) throws -> SparseScene {
+        try run(isCancelled: { false }) { step in
+            if step.finishingStepsDone == 0 { progress(step.registeredCount) }
+        }
+    }
+
+    /// Runs the whole reconstruction, reporting each registration and each finishing step, and
+    /// checking `isCancelled` between steps (throws `CancellationError` when it turns true).
+    /// Cancellation checks do not change the result of a run that is not cancelled.
+    public mutating func run(isCancelled: () -> Bool, progress: (MappingProgress) -> Void) throws -> SparseScene {
+        func checkCancellation() throws { if isCancelled() { throw CancellationError() } }
+        func report(finished: Int = 0) {
+            progress(MappingProgress(registeredCount: registered.count, imageCount: images.count, finishingStepsDone: finished))
+        }
+        try checkCancellation()
         try initialize()
-        progress(registered.count)
+        report()
         // An image that failed to register is tried again only once the model has grown since.
         var failedAtModelSize = [Int](repeating: -1, count: images.count)
         var attempts = [Int](repeating: 0, count: images.count)
         while true {
+            try checkCancellation()
             let modelSize = registered.count
             let candidates = nextImageCandidates().filter {
                 failedAtModelSize[$0.0] != modelSize && attempts[$0.0] < options.maxRegistrationAttempts
             }
             guard !candidates.isEmpty else { break }
             for (image, _) in candidates {
+                try checkCancellation()
                 attempts[image] += 1
                 if register(image) {
                     extendTracks(into: image)
                     adjustAfterRegistration(of: image)
-                    progress(registered.count)
+                    report()
                     break
                 }
                 failedAtModelSize[image] = modelSize
             }
         }
-        finish()
+        for step in 1...MappingProgress.finishingStepCount {
+            try checkCancellation()
+            finish(step: step)
+            report(finished: step)
+        }
         return makeScene()
     }
 
@@ -426,13 +446,20 @@ public struct IncrementalMapper {
 
     // MARK: Finishing
 
-    mutating func finish() {
-        // Retriangulate tracks that lost or never had a point, now that all cameras are known.
-        for t in points.indices where points[t] == nil { triangulate(track: t) }
-        globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
-        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
-        globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
-        filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+    /// Finishing step `step` (1…`MappingProgress.finishingStepCount`), once every image that can
+    /// register has.
+    mutating func finish(step: Int) {
+        switch step {
+        case 1:
+            // Retriangulate tracks that lost or never had a point, now that all cameras are known.
+            for t in points.indices where points[t] == nil { triangulate(track: t) }
+        case 2:
+            globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+            filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        default:
+            globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
+            filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        }
     }
 
     func makeScene() -> SparseScene {

@@ -1,32 +1,6 @@
 import Foundation
 import ReconstructionCore
 
-/// What is known about a camera before reconstruction.
-public enum IntrinsicsPrior: Sendable, Equatable {
-    /// Given pinhole intrinsics in pixels (held fixed unless refinement is asked for).
-    case given(fx: Double, fy: Double, cx: Double, cy: Double)
-    /// A focal length in pixels from EXIF; principal point at the image centre; refined.
-    case focalLength(pixels: Double)
-    /// A 35 mm-equivalent focal length from EXIF (millimetres), converted with the decoded image's
-    /// longer side (f · max(w, h) / 36); principal point at the centre; refined.
-    case focalLength35mmEquivalent(millimetres: Double)
-    /// Nothing known: focal length 1.2 × the longer side, refined (self-calibration).
-    case unknown
-}
-
-/// One photo to reconstruct.
-public struct ImageSource: Sendable {
-    /// Name reported in outputs (file name relative to the images directory).
-    public var name: String
-    public var url: URL
-    public var prior: IntrinsicsPrior
-    public init(name: String, url: URL, prior: IntrinsicsPrior) {
-        self.name = name
-        self.url = url
-        self.prior = prior
-    }
-}
-
 /// Photos to camera poses: features → matching and verification → tracks → incremental SfM.
 public struct PoseEstimation: Sendable {
     public struct Options: Sendable, Equatable {
@@ -84,75 +58,22 @@ public struct PoseEstimation: Sendable {
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    public func run(_ sources: [ImageSource], progress: @Sendable (Progress) -> Void = { _ in }) throws -> Report {
+    /// Runs the three stages in order (`extractFeatures`, `matchPairs`, `map`) and assembles the report.
+    public func run(_ sources: [ImageSource], progress: @escaping @Sendable (Progress) -> Void = { _ in }) throws -> Report {
+        let control = Control(progress: progress)
         var seconds: [Stage: Double] = [:]
         func timed<T>(_ stage: Stage, _ body: () throws -> T) rethrows -> T {
             let start = Date()
             defer { seconds[stage] = Date().timeIntervalSince(start) }
             return try body()
         }
-
-        // Features: decode failures are reported and skipped.
-        let extractor = FeatureExtractor(options: options.features)
-        let done = AtomicCounter()
-        let extracted: [Result<ImageFeatures, InvalidImage>] = timed(.features) {
-            parallelMap(sources.count, workers: options.workers) { i in
-                defer { progress(Progress(stage: .features, fraction: Double(done.next() + 1) / Double(sources.count))) }
-                let source = sources[i]
-                do {
-                    let data = try Data(contentsOf: source.url)
-                    return .success(try extractor.extract(encoded: data))
-                } catch let error as ShimError {
-                    return .failure(InvalidImage(name: source.name, reason: error.message))
-                } catch {
-                    return .failure(InvalidImage(name: source.name, reason: "cannot read file: \(error.localizedDescription)"))
-                }
-            }
+        let features = try timed(.features) { try extractFeatures(from: sources, control: control) }
+        let inputs = try mapperInputs(sources: sources, features: features)
+        let matching = try timed(.matching) { try matchPairs(inputs, control: control) }
+        let mapping = try timed(.mapping) {
+            try map(inputs, names: features.usableIndices.map { sources[$0].name }, matching: matching, control: control)
         }
-        var invalid: [InvalidImage] = []
-        var usable: [(source: ImageSource, features: ImageFeatures)] = []
-        for (source, result) in zip(sources, extracted) {
-            switch result {
-            case .success(let f): usable.append((source, f))
-            case .failure(let bad): invalid.append(bad)
-            }
-        }
-        guard usable.count >= 2 else { throw PoseEstimationError.tooFewImages(usable: usable.count, invalid: invalid) }
-
-        let inputs = Self.mapperInputs(usable.map { ($0.source.prior, $0.features) })
-
-        // Matching and geometric verification of the selected pairs.
-        let pairs = options.pairSelection.pairs(count: usable.count)
-        let verifier = PairVerifier(options: options.verification)
-        let matched = AtomicCounter()
-        let verified: [TwoViewGeometry] = timed(.matching) {
-            parallelMap(pairs.count, workers: options.workers) { p -> TwoViewGeometry? in
-                defer { progress(Progress(stage: .matching, fraction: Double(matched.next() + 1) / Double(pairs.count))) }
-                let pair = pairs[p]
-                let a = inputs[pair.first], b = inputs[pair.second]
-                let calibrated = a.intrinsicsSource != .defaultGuess && b.intrinsicsSource != .defaultGuess
-                return try? verifier.verify(pair: pair, features1: a.features, features2: b.features,
-                                            intrinsics1: a.intrinsics, intrinsics2: b.intrinsics, calibrated: calibrated).get()
-            }.compactMap { $0 }
-        }
-
-        // Tracks and incremental mapping.
-        let (scene, trackCount) = try timed(.mapping) { () throws -> (SparseScene, Int) in
-            let tracks = FeatureTracks(keypointCounts: inputs.map(\.features.count), geometries: verified)
-            var mapper = IncrementalMapper(images: inputs, tracks: tracks, geometries: verified, options: options.mapper)
-            do {
-                var scene = try mapper.run { registeredCount in
-                    progress(Progress(stage: .mapping, fraction: Double(registeredCount) / Double(inputs.count)))
-                }
-                for i in scene.images.indices { scene.images[i].name = usable[i].source.name }
-                return (scene, tracks.tracks.count)
-            } catch {
-                throw PoseEstimationError.reconstructionFailed("\(error)")
-            }
-        }
-        let withInvalid = Self.insertInvalid(scene: scene, sources: sources, invalid: invalid)
-        return Report(scene: withInvalid, invalidImages: invalid, stageSeconds: seconds,
-                      verifiedPairCount: verified.count, trackCount: trackCount)
+        return report(sources: sources, features: features, matching: matching, mapping: mapping, stageSeconds: seconds)
     }
 
     /// Builds per-image mapper inputs; images of one size and prior share a camera.

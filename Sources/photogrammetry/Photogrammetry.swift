@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Photogrammetry: ParsableCommand {
+struct Photogrammetry: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photogrammetry",
         abstract: "Photos to camera poses and 3D models, on the CPU.",

@@ -6,7 +6,7 @@ import Reconstruction
 import ReconstructionCore
 import Regression
 
-struct PosesCommand: ParsableCommand {
+struct PosesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "poses",
         abstract: "Estimate camera poses from a folder of photos (structure from motion).",
@@ -22,7 +22,11 @@ struct PosesCommand: ParsableCommand {
             --refine-intrinsics); otherwise they come from EXIF focal length, or a default guess \
             (1.2 × the longer side), and are refined by bundle adjustment.
             Images that cannot be decoded are reported and skipped; fewer than two usable images \
-            is an error (exit code 1).
+            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar, if present, masks its \
+            background out of the features (--no-object-masking ignores masks).
+            With --checkpoint DIR, each finished stage (and each image's features) is saved in DIR; \
+            running again with the same DIR, photos and options loads them instead of recomputing. \
+            Ctrl-C cancels promptly and keeps what is saved.
             """
     )
 
@@ -56,6 +60,12 @@ struct PosesCommand: ParsableCommand {
     @Option(help: "Feature sensitivity: normal (SIFT from the photo's own resolution) or high (from twice it, as COLMAP's default; more precise rotations, about 2.7 GB peak and 1.5–2× the time on 6-megapixel photos).")
     var featureSensitivity: FeatureSensitivity = .normal
 
+    @Option(help: "Checkpoint folder: finished stages are saved there and reused by a later run on the same photos and options.", completion: .directory)
+    var checkpoint: String?
+
+    @Flag(inversion: .prefixedNo, help: "Use <photo>_mask.<ext> sidecars to keep only the object's features.")
+    var objectMasking = true
+
     @Flag(help: "Print progress as JSON lines instead of text.")
     var json = false
 
@@ -76,39 +86,71 @@ struct PosesCommand: ParsableCommand {
         if window < 1 { throw ValidationError("--window must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         let imagesURL = URL(fileURLWithPath: imagesDir)
         let outputURL = URL(fileURLWithPath: output)
         var given: PinholeIntrinsics?
         if let text = intrinsics { given = try PinholeIntrinsics.parse(commaSeparated: text) }
         if let path = intrinsicsFile { given = try PinholeIntrinsics.load(kFile: URL(fileURLWithPath: path)) }
 
-        let sources = try CaptureSources.load(imagesDirectory: imagesURL, given: given)
+        let samples = try CaptureSamples.load(imagesDirectory: imagesURL, given: given)
+        let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())
 
+        // Ctrl-C cancels the session (checkpoints stay) instead of killing the process.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { session.cancel() }
+        interrupt.resume()
+        defer { interrupt.cancel() }
+
+        let reporter = ProgressReporter(json: json, sampleNames: Dictionary(uniqueKeysWithValues: samples.map { ($0.id, $0.name) }))
+        let started = Date()
+        try session.process(requests: [.poses])
+        var poses: PhotogrammetrySession.Poses?
+        var failure: (any Error)?
+        var cancelled = false
+        loop: for await output in session.outputs {
+            reporter.handle(output)
+            switch output {
+            case .requestComplete(_, .poses(let result)): poses = result
+            case .requestError(_, let error): failure = error
+            case .processingCancelled:
+                cancelled = true
+                break loop
+            case .processingComplete: break loop
+            default: break
+            }
+        }
+        reporter.finish()
+        if cancelled {
+            let kept = checkpoint.map { "; finished stages are kept in \($0)" } ?? ""
+            reporter.warning("cancelled\(kept)")
+            throw ExitCode(130)
+        }
+        if let failure { throw failure }
+        guard let poses else { throw ValidationError("the session finished without poses") }
+        try PoseExport.writeAll(scene: poses.scene, imagesDirectory: imagesURL, to: outputURL)
+        reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
+    }
+
+    /// The session configuration these options describe.
+    func sessionConfiguration() -> PhotogrammetrySession.Configuration {
         var options = PoseEstimation.Options()
         options.features.maxImageDimension = maxImageSize
         options.features.maxFeatures = maxFeatures
-        options.features.detectionScale = featureSensitivity == .high ? 1.0 : 0.5
         options.mapper.refineGivenIntrinsics = refineIntrinsics
         switch matching {
         case .auto: options.pairSelection = .automatic
         case .exhaustive: options.pairSelection = .exhaustive
         case .sequential: options.pairSelection = .sequential(window: window)
         }
-
-        let reporter = ProgressReporter(json: json)
-        let started = Date()
-        let report: PoseEstimation.Report
-        do {
-            report = try PoseEstimation(options: options).run(sources) { reporter.progress($0) }
-        } catch {
-            reporter.finish()
-            throw error
-        }
-        reporter.finish()
-        for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
-        try PoseExport.writeAll(scene: report.scene, imagesDirectory: imagesURL, to: outputURL)
-        let seconds = Date().timeIntervalSince(started)
-        reporter.summary(report: report, seconds: seconds, output: outputURL)
+        var configuration = PhotogrammetrySession.Configuration()
+        configuration.poseEstimation = options
+        configuration.featureSensitivity = featureSensitivity == .high ? .high : .normal
+        configuration.sampleOrdering = matching == .sequential ? .sequential : .unordered
+        configuration.sequentialWindow = window
+        configuration.isObjectMaskingEnabled = objectMasking
+        configuration.checkpointDirectory = checkpoint.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        return configuration
     }
 }

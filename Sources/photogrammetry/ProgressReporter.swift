@@ -1,59 +1,111 @@
 import Foundation
 import Reconstruction
 
-/// Prints pipeline progress: a one-line bar on a terminal, JSON lines with `--json`, and
-/// occasional plain lines otherwise (logs, CI).
-final class ProgressReporter: @unchecked Sendable {
+/// Prints a session's messages: a one-line bar (stage, percentage, time left) on a terminal,
+/// JSON lines with `--json`, and occasional plain lines otherwise (logs, CI).
+final class ProgressReporter {
     private let json: Bool
+    private let sampleNames: [Int: String]
     private let isTerminal = isatty(STDERR_FILENO) != 0
-    private let lock = NSLock()
-    private var lastStage: PoseEstimation.Stage?
+    private var barShown = false
+    private var lastStage: ProcessingStage?
     private var lastDecile = -1
+    private var stageSeconds: [ProcessingStage: Double] = [:]
+    private var restored: [PhotogrammetrySession.StageReport] = []
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, sampleNames: [Int: String]) {
+        self.json = json
+        self.sampleNames = sampleNames
+    }
 
-    func progress(_ p: PoseEstimation.Progress) {
-        lock.lock()
-        defer { lock.unlock() }
+    func handle(_ output: PhotogrammetrySession.Output) {
+        switch output {
+        case .requestProgressInfo(_, let info):
+            progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
+        case .invalidSample(let id, let reason):
+            warning("skipped \(sampleNames[id] ?? "sample \(id)"): \(reason)")
+        case .automaticDownsampling:
+            note("some photos are larger than --max-image-size and were downsampled for features")
+        case .stageComplete(let report):
+            stageSeconds[report.stage] = report.seconds
+            if report.restoredItems > 0 {
+                restored.append(report)
+                note("\(report.stage.rawValue): \(report.restoredItems)/\(report.totalItems) loaded from the checkpoint (saved about \(String(format: "%.1f", report.savedSeconds)) s)")
+            }
+        default:
+            break
+        }
+    }
+
+    func progress(stage: ProcessingStage, fraction: Double, remaining: Double?) {
         if json {
-            print(#"{"event":"progress","stage":"\#(p.stage.rawValue)","fraction":\#(String(format: "%.4f", p.fraction))}"#)
+            let eta = remaining.map { #","eta_seconds":\#(String(format: "%.1f", $0))"# } ?? ""
+            line(#"{"event":"progress","stage":"\#(stage.rawValue)","fraction":\#(String(format: "%.4f", fraction))\#(eta)}"#)
             return
         }
-        let decile = Int(p.fraction * 10)
+        let decile = Int(fraction * 10)
         if isTerminal {
-            let width = 30, filled = Int(p.fraction * Double(width))
+            let width = 30, filled = Int(fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            FileHandle.standardError.write("\r\(p.stage.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) [\(bar)] \(Int(p.fraction * 100))%".data(using: .utf8)!)
-        } else if p.stage != lastStage || decile != lastDecile {
-            if decile % 5 == 0 || p.stage != lastStage {
-                FileHandle.standardError.write("\(p.stage.rawValue): \(Int(p.fraction * 100))%\n".data(using: .utf8)!)
+            let left = remaining.map { String(format: "  %.0f s left", $0) } ?? ""
+            let line = "\r\(stage.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) [\(bar)] \(Int(fraction * 100))%\(left)   "
+            FileHandle.standardError.write(line.data(using: .utf8)!)
+            barShown = true
+        } else if stage != lastStage || decile != lastDecile {
+            if decile % 5 == 0 || stage != lastStage {
+                FileHandle.standardError.write("\(stage.rawValue): \(Int(fraction * 100))%\n".data(using: .utf8)!)
             }
         }
-        lastStage = p.stage
+        lastStage = stage
         lastDecile = decile
     }
 
+    /// Ends the progress bar line, if one is shown.
     func finish() {
-        if isTerminal && !json { FileHandle.standardError.write("\n".data(using: .utf8)!) }
+        if barShown {
+            FileHandle.standardError.write("\n".data(using: .utf8)!)
+            barShown = false
+        }
     }
 
     func warning(_ text: String) {
         if json {
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            print(#"{"event":"warning","message":"\#(escaped)"}"#)
+            line(#"{"event":"warning","message":"\#(escaped(text))"}"#)
         } else {
+            finish()
             FileHandle.standardError.write("warning: \(text)\n".data(using: .utf8)!)
         }
     }
 
-    func summary(report: PoseEstimation.Report, seconds: Double, output: URL) {
-        let scene = report.scene
-        let stages = PoseEstimation.Stage.allCases.map { "\($0.rawValue) \(String(format: "%.1f", report.stageSeconds[$0] ?? 0)) s" }
+    func note(_ text: String) {
         if json {
-            print(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(output.path)"}"#)
+            line(#"{"event":"note","message":"\#(escaped(text))"}"#)
+        } else {
+            finish()
+            FileHandle.standardError.write("\(text)\n".data(using: .utf8)!)
+        }
+    }
+
+    /// Writes one line to standard output unbuffered, so programs reading the JSON lines through a
+    /// pipe see each as it happens.
+    private func line(_ text: String) {
+        FileHandle.standardOutput.write((text + "\n").data(using: .utf8)!)
+    }
+
+    private func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
+    func summary(poses: PhotogrammetrySession.Poses, seconds: Double, output: URL) {
+        let scene = poses.scene
+        let stages = [ProcessingStage.features, .matching, .mapping].map {
+            "\($0.rawValue) \(String(format: "%.1f", stageSeconds[$0] ?? 0)) s"
+        }
+        if json {
+            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
             return
         }
-        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(report.verifiedPairCount) verified pairs in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
+        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(poses.verifiedPairCount) verified pairs in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
         for image in scene.images where !image.isRegistered {
             print("  not registered: \(image.name): \(image.unregisteredReason ?? "unknown")")
         }

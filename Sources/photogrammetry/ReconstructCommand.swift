@@ -74,10 +74,9 @@ struct ReconstructCommand: ParsableCommand {
         if let poses, let given {
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
         } else {
-            let reporter = ProgressReporter(json: false)
-            let report = try PoseEstimation().run(try CaptureSources.load(imagesDirectory: imagesURL, given: given)) { reporter.progress($0) }
-            reporter.finish()
-            for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
+            FileHandle.standardError.write(Data("estimating poses\n".utf8))
+            let report = try PoseEstimation().run(try CaptureSources.load(imagesDirectory: imagesURL, given: given))
+            for bad in report.invalidImages { FileHandle.standardError.write(Data("warning: skipped \(bad.name): \(bad.reason)\n".utf8)) }
             scene = report.scene
             FileHandle.standardError.write(Data("registered \(scene.registeredCount)/\(scene.images.count) images\n".utf8))
         }

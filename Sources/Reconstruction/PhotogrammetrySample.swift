@@ -1,0 +1,58 @@
+import Foundation
+import ReconstructionCore
+
+/// One photo given to a `PhotogrammetrySession`, with whatever else the capture knows about it.
+public struct PhotogrammetrySample: Sendable {
+    /// Where the photo's pixels come from.
+    public enum Image: Sendable {
+        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP).
+        case file(URL)
+        /// Decoded 8-bit RGB pixels.
+        case pixels(RGBImage)
+    }
+
+    /// Unique within a session; outputs (`invalidSample`, `skippedSample`, poses) refer to it.
+    public var id: Int
+    public var image: Image
+    /// Name used in written outputs (poses.json, COLMAP); defaults to the file name, else `sample-<id>`.
+    public var name: String
+    /// What is known about the camera's intrinsics.
+    public var intrinsics: IntrinsicsPrior
+    /// Object mask (any size, stretched over the photo): 0 is background. Used when the session's
+    /// `isObjectMaskingEnabled` is on.
+    public var objectMask: GrayImage?
+    /// Depth along the camera's z axis, metres (e.g. LiDAR). Carried for the dense stage; the pose
+    /// stage does not use it.
+    public var depth: DepthMap?
+    /// Gravity in the camera frame (x right, y down, z forward), m/s². Carried for later stages;
+    /// the pose stage does not use it.
+    public var gravity: Vector3?
+    /// A prior pose (e.g. from ARKit tracking). Carried for later stages; the pose stage does not
+    /// use it.
+    public var worldFromCamera: RigidTransform?
+
+    public init(id: Int, image: Image, name: String? = nil, intrinsics: IntrinsicsPrior = .unknown,
+                objectMask: GrayImage? = nil, depth: DepthMap? = nil, gravity: Vector3? = nil,
+                worldFromCamera: RigidTransform? = nil) {
+        self.id = id
+        self.image = image
+        if let name {
+            self.name = name
+        } else if case .file(let url) = image {
+            self.name = url.lastPathComponent
+        } else {
+            self.name = "sample-\(id)"
+        }
+        self.intrinsics = intrinsics
+        self.objectMask = objectMask
+        self.depth = depth
+        self.gravity = gravity
+        self.worldFromCamera = worldFromCamera
+    }
+
+    /// The sample's file, when it has one.
+    public var url: URL? {
+        if case .file(let url) = image { return url }
+        return nil
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension PhotogrammetrySession {
+    /// The messages of `outputs`, in the order they happen.
+    public enum Output: Sendable {
+        /// Every sample has been read and decoded (or reported invalid).
+        case inputComplete
+        /// How much of a request is done, 0…1 (never decreases).
+        case requestProgress(Request, fractionComplete: Double)
+        /// The stage a request is in and the estimated time left.
+        case requestProgressInfo(Request, ProgressInfo)
+        /// A sample that cannot be used (not decodable, unreadable) and why.
+        case invalidSample(id: Int, reason: String)
+        /// A usable sample that the reconstruction could not include (it did not register).
+        case skippedSample(id: Int)
+        /// Some photos were larger than the configured maximum and were downsampled.
+        case automaticDownsampling
+        /// A stage has finished, or was restored from the checkpoint directory.
+        case stageComplete(StageReport)
+        case requestComplete(Request, Result)
+        case requestError(Request, any Swift.Error)
+        /// Not every usable sample could be stitched into the one reconstruction.
+        case stitchingIncomplete
+        /// `cancel()` took effect; finished stages are kept in the checkpoint directory. Last message of the run.
+        case processingCancelled
+        /// Every request has completed or failed. Last message of the run.
+        case processingComplete
+    }
+
+    /// Where processing is and how long it should still take.
+    public struct ProgressInfo: Sendable, Equatable {
+        /// The stage running now.
+        public var processingStage: ProcessingStage
+        /// Fraction of that stage done, 0…1.
+        public var stageFraction: Double
+        /// Estimated seconds until the request completes; nil until there is enough to go on.
+        public var estimatedRemainingTime: TimeInterval?
+    }
+
+    /// What a finished stage cost and what the checkpoint saved.
+    public struct StageReport: Sendable, Equatable {
+        public var stage: ProcessingStage
+        /// Wall time of the stage in this run, seconds.
+        public var seconds: Double
+        /// CPU time (all threads) the process used during the stage, seconds.
+        public var cpuSeconds: Double
+        /// Items (images for features, the stage itself otherwise) loaded from the checkpoint directory.
+        public var restoredItems: Int
+        /// Items the stage handles.
+        public var totalItems: Int
+        /// Compute time the restored items took when they were made (wall seconds, estimated for
+        /// images extracted in parallel), i.e. the time this run did not spend.
+        public var savedSeconds: Double
+
+        /// True when the whole stage came from the checkpoint.
+        public var isRestored: Bool { totalItems > 0 && restoredItems == totalItems }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ReconstructionCore
+
+extension PhotogrammetrySession {
+    /// What a session is asked to produce. Several requests in one `process` call share the
+    /// stages they have in common.
+    public enum Request: Hashable, Sendable, CustomStringConvertible {
+        public typealias Detail = DetailLevel
+
+        /// A model file: a `.usdz` file, or an OBJ with its material and textures when `url` is a
+        /// directory. Needs the dense, surface, model and export stages.
+        case modelFile(url: URL, detail: Detail = .reduced, geometry: Geometry? = nil)
+        /// Each sample's camera pose and intrinsics.
+        case poses
+        /// The sparse points with their colours.
+        case pointCloud
+        /// A box around the reconstructed object.
+        case bounds
+
+        /// The stages this request needs, in order.
+        public var stages: [ProcessingStage] {
+            switch self {
+            case .poses, .pointCloud, .bounds: return [.features, .matching, .mapping]
+            case .modelFile: return ProcessingStage.allCases
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .modelFile(let url, let detail, _): return "modelFile(\(url.path), \(detail.rawValue))"
+            case .poses: return "poses"
+            case .pointCloud: return "pointCloud"
+            case .bounds: return "bounds"
+            }
+        }
+    }
+
+    /// A crop box and a transform for a model request.
+    public struct Geometry: Hashable, Sendable {
+        /// Only geometry inside this box (world coordinates, metres) is kept.
+        public var bounds: BoundingBox
+        /// Maps the reconstruction's world frame to the output model's frame.
+        public var modelFromWorld: SimilarityTransform
+
+        public init(bounds: BoundingBox, modelFromWorld: SimilarityTransform) {
+            self.bounds = bounds
+            self.modelFromWorld = modelFromWorld
+        }
+
+        public static func == (a: Geometry, b: Geometry) -> Bool {
+            a.bounds == b.bounds && a.modelFromWorld == b.modelFromWorld
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(bounds.centre)
+            hasher.combine(bounds.halfExtents)
+            hasher.combine(modelFromWorld.scale)
+            hasher.combine(modelFromWorld.rotation.m)
+            hasher.combine(modelFromWorld.translation)
+        }
+    }
+}

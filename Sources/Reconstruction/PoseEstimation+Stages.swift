@@ -1,0 +1,132 @@
+import Foundation
+import ReconstructionCore
+
+/// The pose pipeline as three stages with serialisable outputs, so a runner can checkpoint each
+/// one and resume from it: `extractFeatures` → `matchPairs` → `map`.
+extension PoseEstimation {
+    /// Shares of the mapping stage's time, measured on fountain-P11 (see `mappingFraction`): image
+    /// registration (initial pair, PnP, local and growth adjustments; 63 %), then the finishing
+    /// steps (retriangulation under 1 %, the final robust adjustment 24 %, the polish 13 %).
+    static let mappingShares = (registration: 0.62, retriangulation: 0.01, finalAdjustment: 0.24, polish: 0.13)
+
+    /// Mapping progress as a fraction of the stage's expected time (0…1).
+    public static func mappingFraction(_ p: MappingProgress) -> Double {
+        let s = mappingShares
+        switch p.finishingStepsDone {
+        case 0: return s.registration * Double(p.registeredCount) / Double(max(1, p.imageCount))
+        case 1: return s.registration + s.retriangulation
+        case 2: return s.registration + s.retriangulation + s.finalAdjustment
+        default: return 1
+        }
+    }
+
+    // MARK: Features
+
+    /// Stage 1: decodes each image and extracts its features; undecodable images become
+    /// `InvalidImage`s. Images in `known` (by input index, e.g. from a checkpoint) are not
+    /// recomputed; `extracted(index, features, seconds)` is called, from worker threads, for each
+    /// image computed here.
+    public func extractFeatures(
+        from sources: [ImageSource], known: [Int: ImageFeatures] = [:], control: Control = Control(),
+        extracted: @escaping @Sendable (Int, ImageFeatures, Double) -> Void = { _, _, _ in }
+    ) throws -> FeaturesStageOutput {
+        let extractor = FeatureExtractor(options: options.features)
+        let done = AtomicCounter()
+        let images = parallelMap(sources.count, workers: options.workers) { i -> Result<ImageFeatures, InvalidImage> in
+            if let features = known[i] {
+                control.progress(Progress(stage: .features, fraction: Double(done.next() + 1) / Double(sources.count)))
+                return .success(features)
+            }
+            guard !control.isCancelled() else { return .failure(InvalidImage(name: sources[i].name, reason: "cancelled")) }
+            let start = Date()
+            let result = Self.extract(sources[i], with: extractor)
+            if case .success(let features) = result { extracted(i, features, Date().timeIntervalSince(start)) }
+            control.progress(Progress(stage: .features, fraction: Double(done.next() + 1) / Double(sources.count)))
+            return result
+        }
+        try control.checkCancellation()
+        return FeaturesStageOutput(images: images)
+    }
+
+    /// Features of one image, with keypoints outside its object mask dropped.
+    static func extract(_ source: ImageSource, with extractor: FeatureExtractor) -> Result<ImageFeatures, InvalidImage> {
+        do {
+            let data: Data
+            switch source.content {
+            case .file(let url): data = try Data(contentsOf: url)
+            case .pixels(let image): data = try ImageCodec.encode(image, as: .png)
+            }
+            var features = try extractor.extract(encoded: data)
+            if let mask = source.objectMask { features = features.inside(mask: mask) }
+            return .success(features)
+        } catch let error as ShimError {
+            return .failure(InvalidImage(name: source.name, reason: error.message))
+        } catch {
+            return .failure(InvalidImage(name: source.name, reason: "cannot read file: \(error.localizedDescription)"))
+        }
+    }
+
+    /// Per usable image, the mapper's input (features and starting intrinsics from its prior).
+    /// - Throws: `PoseEstimationError.tooFewImages` when fewer than two images are usable.
+    public func mapperInputs(sources: [ImageSource], features: FeaturesStageOutput) throws -> [IncrementalMapper.ImageInput] {
+        let usable = features.usableIndices
+        guard usable.count >= 2 else {
+            throw PoseEstimationError.tooFewImages(usable: usable.count, invalid: features.invalidImages)
+        }
+        return Self.mapperInputs(usable.map { i in
+            guard case .success(let f) = features.images[i] else { preconditionFailure("usable image without features") }
+            return (sources[i].prior, f)
+        })
+    }
+
+    // MARK: Matching
+
+    /// Stage 2: matches the selected pairs of usable images and verifies them geometrically.
+    public func matchPairs(_ inputs: [IncrementalMapper.ImageInput], control: Control = Control()) throws -> MatchingStageOutput {
+        let pairs = options.pairSelection.pairs(count: inputs.count)
+        let verifier = PairVerifier(options: options.verification)
+        let matched = AtomicCounter()
+        let verified = parallelMap(pairs.count, workers: options.workers) { p -> TwoViewGeometry? in
+            guard !control.isCancelled() else { return nil }
+            defer { control.progress(Progress(stage: .matching, fraction: Double(matched.next() + 1) / Double(pairs.count))) }
+            let pair = pairs[p]
+            let a = inputs[pair.first], b = inputs[pair.second]
+            let calibrated = a.intrinsicsSource != .defaultGuess && b.intrinsicsSource != .defaultGuess
+            return try? verifier.verify(pair: pair, features1: a.features, features2: b.features,
+                                        intrinsics1: a.intrinsics, intrinsics2: b.intrinsics, calibrated: calibrated).get()
+        }
+        try control.checkCancellation()
+        return MatchingStageOutput(geometries: verified.compactMap { $0 }, pairCount: pairs.count)
+    }
+
+    // MARK: Mapping
+
+    /// Stage 3: feature tracks and incremental mapping; `names` name the mapper inputs.
+    public func map(_ inputs: [IncrementalMapper.ImageInput], names: [String], matching: MatchingStageOutput,
+                    control: Control = Control()) throws -> MappingStageOutput {
+        try control.checkCancellation()
+        let tracks = FeatureTracks(keypointCounts: inputs.map(\.features.count), geometries: matching.geometries)
+        var mapper = IncrementalMapper(images: inputs, tracks: tracks, geometries: matching.geometries, options: options.mapper)
+        do {
+            var scene = try mapper.run(isCancelled: control.isCancelled) { step in
+                control.progress(Progress(stage: .mapping, fraction: Self.mappingFraction(step)))
+            }
+            for i in scene.images.indices { scene.images[i].name = names[i] }
+            return MappingStageOutput(scene: scene, trackCount: tracks.tracks.count)
+        } catch let cancelled as CancellationError {
+            throw cancelled
+        } catch {
+            throw PoseEstimationError.reconstructionFailed("\(error)")
+        }
+    }
+
+    /// The report of a run from its stage outputs: images that could not be decoded go back into
+    /// the scene, in input order, as unregistered.
+    public func report(sources: [ImageSource], features: FeaturesStageOutput, matching: MatchingStageOutput,
+                       mapping: MappingStageOutput, stageSeconds: [Stage: Double]) -> Report {
+        let invalid = features.invalidImages
+        let scene = Self.insertInvalid(scene: mapping.scene, sources: sources, invalid: invalid)
+        return Report(scene: scene, invalidImages: invalid, stageSeconds: stageSeconds,
+                      verifiedPairCount: matching.geometries.count, trackCount: mapping.trackCount)
+    }
+}

@@ -1,0 +1,27 @@
+/// The stages of reconstruction, in order. Each reads the previous stage's output type; the
+/// session runs them, checkpoints their outputs and reports their progress.
+public enum ProcessingStage: String, Sendable, Hashable, CaseIterable {
+    /// Decode each photo and extract SIFT features.
+    case features
+    /// Match image pairs and verify them geometrically.
+    case matching
+    /// Incremental structure from motion: camera poses and sparse points.
+    case mapping
+    /// Depth maps per image and their fusion into a dense point cloud.
+    case dense
+    /// A surface mesh from the dense geometry.
+    case surface
+    /// Decimation to the detail budget, UV atlas and baked textures.
+    case model
+    /// Writing the model file (USDZ, OBJ).
+    case export
+
+    /// Whether the stage exists in this build. Stages that do not make requests needing them fail
+    /// with `PhotogrammetrySession.Error.stageNotBuilt`.
+    public var isBuilt: Bool {
+        switch self {
+        case .features, .matching, .mapping: return true
+        case .dense, .surface, .model, .export: return false
+        }
+    }
+}

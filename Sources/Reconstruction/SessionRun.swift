@@ -1,0 +1,304 @@
+import Foundation
+import ReconstructionCore
+
+/// One `process(requests:)` call: plans the stages its requests need, runs them (loading each
+/// from the checkpoint store when it is there), saves what it computes, and emits the messages.
+///
+/// The stage list is `ProcessingStage.allCases`. A request whose stages are all built runs; one
+/// that needs a stage not built yet fails with `stageNotBuilt` at that stage's place in the order,
+/// after the requests that can complete earlier have completed. Stages run only for requests that
+/// can complete.
+///
+/// Adding a stage (e.g. dense): give its output type a `CheckpointCodable` conformance, mark the
+/// `ProcessingStage` case built, add its weight to the ETA, and run it after mapping with
+/// `checkpointedStage(_:entry:key:)`, keyed by the mapping key plus its own options; then complete
+/// the requests that end with it.
+final class SessionRun: @unchecked Sendable {
+    typealias Session = PhotogrammetrySession
+
+    let samples: [PhotogrammetrySample]
+    let configuration: Session.Configuration
+    let requests: [Session.Request]
+    let store: StageCheckpointStore?
+    private let emit: @Sendable (Session.Output) -> Void
+
+    private let lock = NSLock()
+    private var cancelled = false
+    private var eta: ETAEstimator
+    private var reportedFraction = 0.0
+    private var checkpointError: (any Swift.Error)?
+    /// Requests that will complete, and those that wait for a stage not built.
+    private let runnable: [Session.Request]
+    private let blocked: [Session.Request]
+
+    /// Bumped when the checkpoint format or a stage's meaning changes, invalidating old checkpoints.
+    static let checkpointFormat = "photogrammetry-session-checkpoint-1"
+
+    init(samples: [PhotogrammetrySample], configuration: Session.Configuration, requests: [Session.Request],
+         store: StageCheckpointStore?, emit: @escaping @Sendable (Session.Output) -> Void) {
+        self.samples = samples
+        self.configuration = configuration
+        self.requests = requests
+        self.store = store
+        self.emit = emit
+        runnable = requests.filter { $0.stages.allSatisfy(\.isBuilt) }
+        blocked = requests.filter { !$0.stages.allSatisfy(\.isBuilt) }
+        let options = configuration.resolvedPoseOptions
+        eta = ETAEstimator(stages: ETAEstimator.poseStageWeights(
+            imageCount: samples.count, pairCount: options.pairSelection.pairs(count: samples.count).count,
+            workers: options.workers))
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    static var now: Double { ProcessClock.wallSeconds }
+
+    /// Runs the requests; returns the last message (`processingComplete` or `processingCancelled`),
+    /// which the caller emits once the session is idle again.
+    func execute() -> Session.Output {
+        do {
+            try runPoseStages()
+            failBlocked(because: nil)
+            return .processingComplete
+        } catch is CancellationError {
+            return .processingCancelled
+        } catch {
+            for request in runnable { emit(.requestError(request, error)) }
+            failBlocked(because: error)
+            return .processingComplete
+        }
+    }
+
+    /// Requests that need a stage not built fail, naming it (or with the upstream error that
+    /// stopped the stages they share with the others).
+    private func failBlocked(because upstream: (any Swift.Error)?) {
+        for request in blocked {
+            let missing = request.stages.first { !$0.isBuilt }!
+            emit(.requestError(request, upstream ?? Session.Error.stageNotBuilt(missing, request: request)))
+        }
+    }
+
+    // MARK: The pose stages
+
+    private func runPoseStages() throws {
+        guard !runnable.isEmpty else { return }
+        let options = configuration.resolvedPoseOptions
+        let estimation = PoseEstimation(options: options)
+        let sources = samples.map { sample -> ImageSource in
+            let content: ImageSource.Content
+            switch sample.image {
+            case .file(let url): content = .file(url)
+            case .pixels(let image): content = .pixels(image)
+            }
+            return ImageSource(name: sample.name, content: content, prior: sample.intrinsics,
+                               objectMask: configuration.isObjectMaskingEnabled ? sample.objectMask : nil)
+        }
+
+        // Features, image by image: each image's features are a checkpoint of their own.
+        let imageKeys = sources.map { Self.fingerprint(of: $0, featureOptions: options.features) }
+        var known: [Int: ImageFeatures] = [:]
+        var restoredSeconds = 0.0
+        if let store {
+            for (i, key) in imageKeys.enumerated() {
+                if let saved = store.load(ImageFeatures.self, entry: Self.featuresEntry(key), fingerprint: key) {
+                    known[i] = saved.value
+                    restoredSeconds += saved.computeSeconds
+                }
+            }
+        }
+        let features = try stage(.features, restored: known.count == sources.count) { control in
+            try estimation.extractFeatures(from: sources, known: known, control: control) { [self] i, features, seconds in
+                save(features, entry: Self.featuresEntry(imageKeys[i]), fingerprint: imageKeys[i], seconds: seconds)
+            }
+        }
+        store?.prune(folder: "features", keeping: Set(imageKeys.map { "\($0).ckpt" }))
+        try throwCheckpointError()
+        let parallel = Double(max(1, min(options.workers, known.count)))
+        emit(.stageComplete(Session.StageReport(stage: .features, seconds: features.seconds, cpuSeconds: features.cpuSeconds,
+                                                restoredItems: known.count,
+                                                totalItems: sources.count, savedSeconds: restoredSeconds / parallel)))
+        for (i, result) in features.value.images.enumerated() {
+            if case .failure(let bad) = result { emit(.invalidSample(id: samples[i].id, reason: bad.reason)) }
+        }
+        if options.features.maxImageDimension > 0, features.value.images.contains(where: {
+            guard case .success(let f) = $0 else { return false }
+            return max(f.imageWidth, f.imageHeight) > options.features.maxImageDimension
+        }) {
+            emit(.automaticDownsampling)
+        }
+        emit(.inputComplete)
+
+        let usable = features.value.usableIndices
+        let inputs = try estimation.mapperInputs(sources: sources, features: features.value)
+
+        // Matching and verification.
+        var matchingKey = Fingerprint(Self.checkpointFormat, "matching", "\(options.verification)", "\(options.pairSelection)")
+        for i in usable { matchingKey.combine(imageKeys[i]); matchingKey.combine("\(sources[i].prior)") }
+        let matching = try checkpointedStage(.matching, entry: "matching.ckpt", key: matchingKey) { control in
+            try estimation.matchPairs(inputs, control: control)
+        }
+
+        // Mapping.
+        var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)")
+        mappingKey.combine(matchingKey)
+        for i in usable { mappingKey.combine(sources[i].name) }
+        let mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in
+            try estimation.map(inputs, names: usable.map { sources[$0].name }, matching: matching, control: control)
+        }
+
+        // Results: delivered as soon as the sparse scene exists.
+        let report = estimation.report(sources: sources, features: features.value, matching: matching,
+                                       mapping: mapping, stageSeconds: [:])
+        let scene = report.scene
+        let usableSet = Set(usable)
+        var skipped = false
+        for (i, image) in scene.images.enumerated() where !image.isRegistered && usableSet.contains(i) {
+            emit(.skippedSample(id: samples[i].id))
+            skipped = true
+        }
+        if skipped { emit(.stitchingIncomplete) }
+        for request in runnable {
+            switch request {
+            case .poses: emit(.requestComplete(request, .poses(poses(scene: scene, report: report))))
+            case .pointCloud: emit(.requestComplete(request, .pointCloud(scene.pointCloud)))
+            case .bounds:
+                if let box = scene.robustBounds() {
+                    emit(.requestComplete(request, .bounds(box)))
+                } else {
+                    emit(.requestError(request, PoseEstimation.PoseEstimationError.reconstructionFailed("no points to bound")))
+                }
+            case .modelFile:
+                preconditionFailure("model requests need stages that are not built")
+            }
+        }
+    }
+
+    private func poses(scene: SparseScene, report: PoseEstimation.Report) -> Session.Poses {
+        var posesBySample: [Int: Session.Poses.Pose] = [:]
+        var reasons: [Int: String] = [:]
+        var urls: [Int: URL] = [:]
+        for (i, image) in scene.images.enumerated() {
+            let id = samples[i].id
+            if let cameraFromWorld = image.cameraFromWorld {
+                posesBySample[id] = Session.Poses.Pose(worldFromCamera: cameraFromWorld.inverse, intrinsics: image.intrinsics)
+            } else {
+                reasons[id] = image.unregisteredReason ?? "not registered"
+            }
+            if let url = samples[i].url { urls[id] = url }
+        }
+        return Session.Poses(posesBySample: posesBySample, urlsBySample: urls, unregisteredReasonsBySample: reasons,
+                             scene: scene, sampleIDs: samples.map(\.id), verifiedPairCount: report.verifiedPairCount,
+                             trackCount: report.trackCount)
+    }
+
+    // MARK: Running a stage
+
+    /// Runs `body` as `stage` with progress and cancellation wired in; returns its value, wall time
+    /// and the CPU time the process used meanwhile.
+    private func stage<T>(_ stage: ProcessingStage, restored: Bool = false,
+                          _ body: (PoseEstimation.Control) throws -> T) throws -> (value: T, seconds: Double, cpuSeconds: Double) {
+        if isCancelled { throw CancellationError() }
+        let start = Self.now
+        lock.lock()
+        eta.begin(stage, at: start)
+        lock.unlock()
+        progressed(stage, fraction: 0)  // the stage change is visible at once
+        let control = PoseEstimation.Control(
+            progress: { [self] in progressed(stage, fraction: $0.fraction) },
+            isCancelled: { [self] in isCancelled })
+        let cpuStart = ProcessClock.cpuSeconds
+        let value = try body(control)
+        let end = Self.now
+        let cpu = ProcessClock.cpuSeconds - cpuStart
+        lock.lock()
+        eta.finish(stage, at: end, restored: restored)
+        lock.unlock()
+        progressed(stage, fraction: 1)
+        return (value, end - start, cpu)
+    }
+
+    /// A stage saved as one checkpoint entry: loaded when its key matches, else computed and saved.
+    private func checkpointedStage<T: CheckpointCodable>(_ stage: ProcessingStage, entry: String, key: Fingerprint,
+                                                         _ body: (PoseEstimation.Control) throws -> T) throws -> T {
+        if let saved = store?.load(T.self, entry: entry, fingerprint: key) {
+            let restored = try self.stage(stage, restored: true) { _ in saved.value }
+            emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
+                                                    restoredItems: 1, totalItems: 1, savedSeconds: saved.computeSeconds)))
+            return saved.value
+        }
+        let computed = try self.stage(stage, body)
+        save(computed.value, entry: entry, fingerprint: key, seconds: computed.seconds)
+        try throwCheckpointError()
+        emit(.stageComplete(Session.StageReport(stage: stage, seconds: computed.seconds, cpuSeconds: computed.cpuSeconds,
+                                                restoredItems: 0, totalItems: 1, savedSeconds: 0)))
+        return computed.value
+    }
+
+    /// Reports progress to every runnable request: the overall fraction (never decreasing) and the ETA.
+    private func progressed(_ stage: ProcessingStage, fraction: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        let remaining = eta.update(stage, fraction: fraction, at: Self.now)
+        reportedFraction = max(reportedFraction, eta.overallFraction)
+        let info = Session.ProgressInfo(processingStage: stage, stageFraction: min(1, max(0, fraction)),
+                                        estimatedRemainingTime: remaining)
+        for request in runnable {
+            emit(.requestProgress(request, fractionComplete: reportedFraction))
+            emit(.requestProgressInfo(request, info))
+        }
+    }
+
+    // MARK: Checkpoints
+
+    private func save<T: CheckpointCodable>(_ value: T, entry: String, fingerprint: Fingerprint, seconds: Double) {
+        guard let store else { return }
+        do {
+            try store.save(value, entry: entry, fingerprint: fingerprint, computeSeconds: seconds)
+        } catch {
+            lock.lock()
+            if checkpointError == nil { checkpointError = error }
+            lock.unlock()
+        }
+    }
+
+    private func throwCheckpointError() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let error = checkpointError { throw error }
+    }
+
+    static func featuresEntry(_ key: Fingerprint) -> String { "features/\(key).ckpt" }
+
+    /// What an image's features depend on: its file (path, size, modification time) or pixels,
+    /// its object mask, and the feature options.
+    static func fingerprint(of source: ImageSource, featureOptions: FeatureExtractor.Options) -> Fingerprint {
+        var key = Fingerprint(checkpointFormat, "features", "\(featureOptions)")
+        switch source.content {
+        case .file(let url):
+            let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+            key.combine(path)
+            if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
+                key.combine("\((attributes[.size] as? NSNumber)?.int64Value ?? -1)")
+                key.combine("\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970.bitPattern ?? 0)")
+            }
+        case .pixels(let image):
+            key.combine("pixels \(image.width)x\(image.height)")
+            key.combine(array: image.pixels)
+        }
+        if let mask = source.objectMask {
+            key.combine("mask \(mask.width)x\(mask.height)")
+            key.combine(array: mask.pixels)
+        }
+        return key
+    }
+}

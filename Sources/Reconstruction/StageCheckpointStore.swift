@@ -1,0 +1,84 @@
+import Foundation
+
+/// Stage outputs saved in a checkpoint directory, each keyed by the fingerprint of everything it
+/// depends on. Files are written atomically (a temporary file renamed into place), so a run that
+/// is cancelled or killed leaves either the previous checkpoint or the new one, never half of one.
+/// A file whose fingerprint does not match, or that does not read back, is ignored and later
+/// overwritten.
+///
+/// File layout: 8-byte magic `PGCKPT01`, the 32-digit fingerprint, the seconds the result took
+/// to compute (Float64), the payload length (Int64) and the payload, little-endian.
+public final class StageCheckpointStore: Sendable {
+    public let directory: URL
+    private static let magic = Array("PGCKPT01".utf8)
+
+    /// Opens (creating if needed) a checkpoint directory.
+    public init(directory: URL) throws {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PhotogrammetrySession.Error.checkpointUnusable(directory, "cannot create the checkpoint directory: \(error.localizedDescription)")
+        }
+    }
+
+    /// The file of `entry`, a relative path such as `matching.ckpt` or `features/<fingerprint>.ckpt`.
+    public func url(of entry: String) -> URL { directory.appendingPathComponent(entry, isDirectory: false) }
+
+    /// A saved value, if its file exists, carries `fingerprint` and decodes; with the seconds it took to compute.
+    func load<T: CheckpointCodable>(_: T.Type, entry: String, fingerprint: Fingerprint) -> (value: T, computeSeconds: Double)? {
+        guard let data = try? Data(contentsOf: url(of: entry)) else { return nil }
+        var reader = CheckpointReader(data)
+        do {
+            for byte in Self.magic where try reader.read(UInt8.self) != byte { return nil }
+            guard try reader.readString() == fingerprint.description else { return nil }
+            let seconds = try reader.readDouble()
+            let length = try reader.readCount()
+            let value = try T(from: &reader)
+            guard reader.isAtEnd, length >= 0 else { return nil }
+            return (value, seconds)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Saves `value` atomically under `entry`.
+    func save<T: CheckpointCodable>(_ value: T, entry: String, fingerprint: Fingerprint, computeSeconds: Double) throws {
+        var payload = CheckpointWriter()
+        value.encode(to: &payload)
+        var writer = CheckpointWriter()
+        for byte in Self.magic { writer.write(byte) }
+        writer.write(fingerprint.description)
+        writer.write(computeSeconds)
+        writer.write(payload.data.count)
+        var data = writer.data
+        data.append(payload.data)
+        try write(data, to: url(of: entry))
+    }
+
+    /// Removes the files in `folder` (relative) whose names are not in `keeping`.
+    func prune(folder: String, keeping names: Set<String>) {
+        let url = directory.appendingPathComponent(folder, isDirectory: true)
+        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
+        for name in contents where !names.contains(name) && !name.hasPrefix(".") {
+            try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+        }
+    }
+
+    private func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw PhotogrammetrySession.Error.checkpointUnusable(url, "cannot write: \(error.localizedDescription)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw PhotogrammetrySession.Error.checkpointUnusable(url, "cannot move the temporary file into place: \(reason)")
+        }
+    }
+}
