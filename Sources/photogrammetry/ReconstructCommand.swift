@@ -44,6 +44,9 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Also write the bounding box used for cropping (JSON: centre and half extents).")
     var bounds: String?
 
+    @Option(help: "Also write the poses (poses.json, colmap/, transforms.json) into this folder, in the mesh's frame and units.")
+    var posesOutput: String?
+
     @Option(help: "Longest side of the images used for stereo, pixels.")
     var stereoImageSize = 1024
 
@@ -90,6 +93,10 @@ struct ReconstructCommand: ParsableCommand {
             FileHandle.standardError.write(Data(($0 + "\n").utf8))
         }
         try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
+        if let posesOutput {
+            try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: imagesURL,
+                                    to: URL(fileURLWithPath: posesOutput, isDirectory: true))
+        }
         if let pointCloud, let cloud = dense.stereo?.pointCloud {
             try PLYWriter.write(cloud, to: URL(fileURLWithPath: pointCloud))
         }
