@@ -47,6 +47,9 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Also write the poses (poses.json, colmap/, transforms.json) into this folder, in the mesh's frame and units.")
     var posesOutput: String?
 
+    @Option(help: "Also write PNG pictures of the mesh seen through two of the cameras: PREFIX-1.png, PREFIX-2.png.")
+    var preview: String?
+
     @Option(help: "Longest side of the images used for stereo, pixels.")
     var stereoImageSize = 1024
 
@@ -96,6 +99,12 @@ struct ReconstructCommand: ParsableCommand {
         if let posesOutput {
             try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: imagesURL,
                                     to: URL(fileURLWithPath: posesOutput, isDirectory: true))
+        }
+        if let preview {
+            let views = MeshPreview.render(dense.surface.mesh, scene: scene.scaled(by: dense.metresPerUnit ?? 1))
+            for (i, view) in views.enumerated() {
+                try AtomicFileWriter.write(try ImageCodec.encode(view, as: .png), to: URL(fileURLWithPath: "\(preview)-\(i + 1).png"))
+            }
         }
         if let pointCloud, let cloud = dense.stereo?.pointCloud {
             try PLYWriter.write(cloud, to: URL(fileURLWithPath: pointCloud))
