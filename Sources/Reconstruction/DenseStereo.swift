@@ -108,10 +108,10 @@ public struct DenseStereo: Sendable {
         var activeViews: [Int] = []
         var skipped: [SkippedView] = []
         for (v, plan) in plans.enumerated() {
-            if plan.sources.isEmpty {
-                skipped.append(SkippedView(name: views[v].name, reason: "no source view shares enough points at a usable angle"))
-            } else if plan.depthRange == nil {
+            if plan.depthRange == nil {
                 skipped.append(SkippedView(name: views[v].name, reason: "no depth range (too few sparse points and no fallback range)"))
+            } else if plan.sources.isEmpty {
+                skipped.append(SkippedView(name: views[v].name, reason: "no source view shares enough points at a usable angle"))
             } else {
                 activeViews.append(v)
             }
