@@ -102,6 +102,8 @@ public:
         depth_.assign(n, 0.0f);
         normal_.assign(3 * n, 0.0f);
         cost_.assign(n, kNoCost);
+        view_cost_.assign(n * source_count, kNoCost);
+        all_views_ = source_count >= 32 ? 0xFFFFFFFFu : (1u << source_count) - 1;
         active_.assign(n, 0);
         for (size_t i = 0; i < n; ++i) active_[i] = mask == nullptr || mask[i] != 0;
         initial_depth_ = initial_depth;
@@ -143,6 +145,8 @@ private:
     float min_variance_ = 0;
     float inverse_depth_min_ = 0, inverse_depth_max_ = 0;
     std::vector<float> depth_, normal_, cost_;
+    std::vector<float> view_cost_;  // per pixel, the stored hypothesis's cost in every view
+    uint32_t all_views_ = 0;
     std::vector<uint8_t> active_;
     const float* initial_depth_ = nullptr;
     const float* initial_normal_ = nullptr;
@@ -377,9 +381,9 @@ private:
         return std::min(std::sqrt(ex * ex + ey * ey), max_error);
     }
 
-    /// Costs of one hypothesis against the views flagged in `use` (all when null).
-    void view_costs(const Window& window, const Hypothesis& hyp, int x, int y, const float* weights,
-                    float* costs) const {
+    /// Costs of one hypothesis in the views whose bit is set in `which`; other entries of
+    /// `costs` are left as they are.
+    void view_costs(const Window& window, const Hypothesis& hyp, int x, int y, uint32_t which, float* costs) const {
         float r[3];
         ray(x, y, r);
         const float X[3] = {hyp.depth * r[0], hyp.depth * r[1], hyp.depth * r[2]};
@@ -387,7 +391,8 @@ private:
         const float delta = -(hyp.n[0] * X[0] + hyp.n[1] * X[1] + hyp.n[2] * X[2]);
         const int count = static_cast<int>(views_.size());
         if (delta <= 1e-9f) {
-            for (int s = 0; s < count; ++s) costs[s] = kNoCost;
+            for (int s = 0; s < count; ++s)
+                if (which & (1u << s)) costs[s] = kNoCost;
             return;
         }
         const float m0 = hyp.n[0] / fx_ / delta;
@@ -395,10 +400,7 @@ private:
         const float m2 = (hyp.n[2] - hyp.n[0] * cx_ / fx_ - hyp.n[1] * cy_ / fy_) / delta;
         const float px = x + 0.5f, py = y + 0.5f;
         for (int s = 0; s < count; ++s) {
-            if (weights != nullptr && weights[s] <= 0) {
-                costs[s] = kNoCost;
-                continue;
-            }
+            if (!(which & (1u << s))) continue;
             const View& v = views_[s];
             float h[9];
             for (int i = 0; i < 3; ++i) {
@@ -429,7 +431,8 @@ private:
         return Hypothesis{depth_[i], {normal_[3 * i], normal_[3 * i + 1], normal_[3 * i + 2]}};
     }
 
-    void store(size_t i, const Hypothesis& h, float cost) {
+    void store(size_t i, const Hypothesis& h, float cost, const float* costs) {
+        std::memcpy(view_cost_.data() + i * views_.size(), costs, sizeof(float) * views_.size());
         depth_[i] = h.depth;
         normal_[3 * i] = h.n[0];
         normal_[3 * i + 1] = h.n[1];
@@ -465,14 +468,15 @@ private:
             random_normal(rng, r, h.n);
         }
         // Initial cost: the mean of the best half of the views (occlusions spoil the rest).
-        float costs[kMaxSources];
-        view_costs(window, h, x, y, nullptr, costs);
+        float costs[kMaxSources], sorted[kMaxSources];
+        view_costs(window, h, x, y, all_views_, costs);
         const int count = static_cast<int>(views_.size());
-        std::sort(costs, costs + count);
+        std::copy(costs, costs + count, sorted);
+        std::sort(sorted, sorted + count);
         const int best = std::max(1, (count + 1) / 2);
         float sum = 0;
-        for (int k = 0; k < best; ++k) sum += costs[k];
-        store(i, h, sum / best);
+        for (int k = 0; k < best; ++k) sum += sorted[k];
+        store(i, h, sum / best, costs);
     }
 
     void update(int x, int y, int iteration) {
@@ -523,12 +527,17 @@ private:
             if (best_x >= 0) candidates[candidate_count++] = carried(best_x, best_y, x, y);
         }
 
-        // Costs of every candidate in every view, then view selection.
+        // Costs of every candidate in every view (the current one's are kept from when it was
+        // stored), then view selection.
         const int view_count = static_cast<int>(views_.size());
         float costs[kMaxCandidates][kMaxSources];
-        for (int c = 0; c < candidate_count; ++c) view_costs(window, candidates[c], x, y, nullptr, costs[c]);
+        std::memcpy(costs[0], view_cost_.data() + i * view_count, sizeof(float) * view_count);
+        for (int c = 1; c < candidate_count; ++c) view_costs(window, candidates[c], x, y, all_views_, costs[c]);
         float weights[kMaxSources];
         select_views(costs, candidate_count, weights);
+        uint32_t selected = 0;
+        for (int s = 0; s < view_count; ++s)
+            if (weights[s] > 0) selected |= 1u << s;
 
         int best = 0;
         float best_cost = weighted_cost(costs[0], weights);
@@ -540,6 +549,9 @@ private:
             }
         }
         Hypothesis current = candidates[best];
+        float current_costs[kMaxSources];
+        std::memcpy(current_costs, costs[best], sizeof(float) * view_count);
+        bool refined = false;
 
         // Refinement: random and perturbed depths and normals, scored with the same views.
         const float scale = std::ldexp(1.0f, -iteration);
@@ -564,15 +576,18 @@ private:
         trials[6] = make(fine_d, fine_n);
         for (const Hypothesis& trial : trials) {
             float trial_costs[kMaxSources];
-            view_costs(window, trial, x, y, weights, trial_costs);
+            view_costs(window, trial, x, y, selected, trial_costs);
             const float cost = weighted_cost(trial_costs, weights);
             if (cost < best_cost) {
                 best_cost = cost;
                 current = trial;
+                std::memcpy(current_costs, trial_costs, sizeof(float) * view_count);
+                refined = true;
             }
         }
-        (void)view_count;
-        store(i, current, best_cost);
+        // A refined hypothesis was scored in the selected views only; complete its costs.
+        if (refined) view_costs(window, current, x, y, all_views_ & ~selected, current_costs);
+        store(i, current, best_cost, current_costs);
     }
 
     static Hypothesis make(float depth, const float* n) { return Hypothesis{depth, {n[0], n[1], n[2]}}; }

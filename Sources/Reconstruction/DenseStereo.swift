@@ -17,12 +17,20 @@ public struct DenseStereo: Sendable {
         /// longer side is at most this, pixels.
         public var maxImageDimension = 1024
         public var viewSelection = StereoViewSelection.Options()
-        /// The photometric pass.
-        public var photometric = DepthMapEstimator.Options()
+        /// Iterations of a first photometric pass at half the working resolution, whose result
+        /// starts the full-resolution one (0: start that one from random hypotheses). The pass
+        /// otherwise uses the `photometric` options.
+        public var coarseIterations = 3
+        /// The photometric pass at the working resolution.
+        public var photometric: DepthMapEstimator.Options = {
+            var options = DepthMapEstimator.Options()
+            options.iterations = 1
+            return options
+        }()
         /// The geometric-consistency pass (starts from the photometric result).
         public var geometric: DepthMapEstimator.Options = {
             var options = DepthMapEstimator.Options()
-            options.iterations = 2
+            options.iterations = 1
             return options
         }()
         /// Run the geometric-consistency pass.
@@ -38,7 +46,7 @@ public struct DenseStereo: Sendable {
     }
 
     public enum Stage: String, Sendable, CaseIterable {
-        case loading, photometric, geometric, filtering, fusion
+        case loading, coarse, photometric, geometric, filtering, fusion
     }
 
     /// A progress report: the stage and the fraction of it done (0…1).
@@ -100,10 +108,10 @@ public struct DenseStereo: Sendable {
         var activeViews: [Int] = []
         var skipped: [SkippedView] = []
         for (v, plan) in plans.enumerated() {
-            if plan.sources.isEmpty {
-                skipped.append(SkippedView(name: views[v].name, reason: "no source view shares enough points at a usable angle"))
-            } else if plan.depthRange == nil {
+            if plan.depthRange == nil {
                 skipped.append(SkippedView(name: views[v].name, reason: "no depth range (too few sparse points and no fallback range)"))
+            } else if plan.sources.isEmpty {
+                skipped.append(SkippedView(name: views[v].name, reason: "no source view shares enough points at a usable angle"))
             } else {
                 activeViews.append(v)
             }
@@ -133,59 +141,46 @@ public struct DenseStereo: Sendable {
         for (n, v) in needed.enumerated() { images[v] = loadedList[n] }
         let loaded = images
 
-        // Photometric, then geometric PatchMatch.
-        let concurrent = min(workers, active.count)
-        let threads = max(1, workers / concurrent)
-        @Sendable func estimatorView(_ v: Int, depth: DepthMap?) -> DepthMapEstimator.View {
-            let image = loaded[v]!
-            return DepthMapEstimator.View(image: image.gray, intrinsics: image.intrinsics,
-                                          cameraFromWorld: views[v].worldFromCamera.inverse, depth: depth)
-        }
-        var photometricOptions = options.photometric
-        photometricOptions.threads = threads
-        let photometricDone = AtomicCounter()
-        let photometric: [DepthMapEstimator.Estimate] = try timed(.photometric) {
-            let estimator = DepthMapEstimator(options: photometricOptions)
-            return try parallelMap(active.count, workers: concurrent) { a -> Swift.Result<DepthMapEstimator.Estimate, ShimError> in
-                defer { progress(Progress(stage: .photometric, fraction: Double(photometricDone.next() + 1) / Double(active.count))) }
-                let v = active[a]
-                do {
-                    return .success(try estimator.estimate(
-                        reference: estimatorView(v, depth: nil), sources: plans[v].sources.map { estimatorView($0, depth: nil) },
-                        depthRange: plans[v].depthRange!, mask: loaded[v]!.mask))
-                } catch let error as ShimError {
-                    return .failure(error)
-                } catch {
-                    return .failure(ShimError(kind: .internalError, message: "\(error)"))
+        // PatchMatch passes, one view at a time with all workers inside the kernel (its
+        // checkerboard rows share out evenly, so no core idles at the end of a pass).
+        func pass(_ stage: Stage, options passOptions: DepthMapEstimator.Options, coarse: Bool,
+                  initial: [DepthMapEstimator.Estimate]?, sourceDepths: [DepthMap?]?) throws -> [DepthMapEstimator.Estimate] {
+            var estimatorOptions = passOptions
+            estimatorOptions.threads = workers
+            let estimator = DepthMapEstimator(options: estimatorOptions)
+            func view(_ v: Int) -> DepthMapEstimator.View {
+                let level = coarse ? loaded[v]!.halved : loaded[v]!.level
+                return DepthMapEstimator.View(image: level.gray, intrinsics: level.intrinsics,
+                                              cameraFromWorld: views[v].worldFromCamera.inverse, depth: sourceDepths?[v])
+            }
+            return try timed(stage) {
+                try active.indices.map { a in
+                    defer { progress(Progress(stage: stage, fraction: Double(a + 1) / Double(active.count))) }
+                    let v = active[a]
+                    let reference = view(v)
+                    return try estimator.estimate(reference: reference, sources: plans[v].sources.map(view),
+                                                  depthRange: plans[v].depthRange!, mask: coarse ? loaded[v]!.halved.mask : loaded[v]!.level.mask,
+                                                  initial: initial?[a])
                 }
-            }.map { try $0.get() }
+            }
         }
 
+        // Coarse photometric pass at half resolution, carried up to start the full-resolution one.
+        var initial: [DepthMapEstimator.Estimate]?
+        if options.coarseIterations > 0 {
+            var coarseOptions = options.photometric
+            coarseOptions.iterations = options.coarseIterations
+            let coarse = try pass(.coarse, options: coarseOptions, coarse: true, initial: nil, sourceDepths: nil)
+            initial = active.indices.map { a in
+                coarse[a].upsampled(from: loaded[active[a]]!.halved.intrinsics, to: loaded[active[a]]!.level.intrinsics)
+            }
+        }
+        let photometric = try pass(.photometric, options: options.photometric, coarse: false, initial: initial, sourceDepths: nil)
         var estimates = photometric
         if options.geometricPass {
-            var depthOf = [DepthMap?](repeating: nil, count: views.count)
-            for (a, v) in active.enumerated() { depthOf[v] = photometric[a].depth }
-            let depths = depthOf
-            var geometricOptions = options.geometric
-            geometricOptions.threads = threads
-            let geometricDone = AtomicCounter()
-            estimates = try timed(.geometric) {
-                let estimator = DepthMapEstimator(options: geometricOptions)
-                return try parallelMap(active.count, workers: concurrent) { a -> Swift.Result<DepthMapEstimator.Estimate, ShimError> in
-                    defer { progress(Progress(stage: .geometric, fraction: Double(geometricDone.next() + 1) / Double(active.count))) }
-                    let v = active[a]
-                    do {
-                        return .success(try estimator.estimate(
-                            reference: estimatorView(v, depth: nil),
-                            sources: plans[v].sources.map { estimatorView($0, depth: depths[$0]) },
-                            depthRange: plans[v].depthRange!, mask: loaded[v]!.mask, initial: photometric[a]))
-                    } catch let error as ShimError {
-                        return .failure(error)
-                    } catch {
-                        return .failure(ShimError(kind: .internalError, message: "\(error)"))
-                    }
-                }.map { try $0.get() }
-            }
+            var depths = [DepthMap?](repeating: nil, count: views.count)
+            for (a, v) in active.enumerated() { depths[v] = photometric[a].depth }
+            estimates = try pass(.geometric, options: options.geometric, coarse: false, initial: photometric, sourceDepths: depths)
         }
 
         // Filter against the neighbours' depth maps (neighbours index the result's views).
@@ -193,7 +188,7 @@ public struct DenseStereo: Sendable {
         for (a, v) in active.enumerated() { resultIndexOf[v] = a }
         let candidates = active.enumerated().map { a, v in
             DepthConsistencyFilter.Candidate(
-                view: ViewDepth(name: views[v].name, intrinsics: loaded[v]!.intrinsics, worldFromCamera: views[v].worldFromCamera,
+                view: ViewDepth(name: views[v].name, intrinsics: loaded[v]!.level.intrinsics, worldFromCamera: views[v].worldFromCamera,
                                 depth: estimates[a].depth, normalsInCamera: estimates[a].normalsInCamera,
                                 image: loaded[v]!.rgb, neighbours: plans[v].sources.map { resultIndexOf[$0] }.filter { $0 >= 0 }),
                 costs: estimates[a].costs)

@@ -6,7 +6,7 @@ import ReconstructionCore
 public struct DepthMapEstimator: Sendable {
     public struct Options: Sendable, Equatable {
         /// Checkerboard propagation-and-refinement iterations.
-        public var iterations = 5
+        public var iterations = 3
         /// Matching window half-size, pixels.
         public var windowRadius = 5
         /// Spacing of the window's samples, pixels.

@@ -1,13 +1,21 @@
 import Foundation
 import ReconstructionCore
 
-/// A view made ready for stereo: its photo at the working resolution, undistorted, in colour and
-/// grey, with its pinhole intrinsics and mask at that size.
+/// A view made ready for stereo: its photo at the working resolution, undistorted, in colour,
+/// and grey pyramid levels with their pinhole intrinsics and masks.
 struct StereoImage: Sendable {
+    /// Grey pixels, the pinhole camera and the mask at one resolution.
+    struct Level: Sendable {
+        var gray: GrayImage
+        var intrinsics: CameraIntrinsics
+        var mask: GrayImage?
+    }
+
     var rgb: RGBImage
-    var gray: GrayImage
-    var intrinsics: CameraIntrinsics
-    var mask: GrayImage?
+    /// The working resolution.
+    var level: Level
+    /// Half the working resolution (2 × 2 means), for the coarse pass.
+    var halved: Level
 }
 
 /// Decodes, reduces and undistorts photos for dense stereo.
@@ -44,7 +52,29 @@ enum StereoImageLoader {
             intrinsics.k1 = 0
             intrinsics.k2 = 0
         }
-        return StereoImage(rgb: pixels, gray: gray(pixels), intrinsics: intrinsics, mask: mask)
+        let level = StereoImage.Level(gray: gray(pixels), intrinsics: intrinsics, mask: mask)
+        return StereoImage(rgb: pixels, level: level, halved: halved(level))
+    }
+
+    /// The level at half size: 2 × 2 means of grey, a mask pixel set when any of its four is.
+    static func halved(_ level: StereoImage.Level) -> StereoImage.Level {
+        let source = level.gray
+        let width = max(1, source.width / 2), height = max(1, source.height / 2)
+        func reduce(_ image: GrayImage, _ combine: (Int, Int, Int, Int) -> Int) -> GrayImage {
+            var out = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height {
+                let y0 = min(2 * y, image.height - 1), y1 = min(2 * y + 1, image.height - 1)
+                for x in 0..<width {
+                    let x0 = min(2 * x, image.width - 1), x1 = min(2 * x + 1, image.width - 1)
+                    out[y * width + x] = UInt8(combine(Int(image.pixels[y0 * image.width + x0]), Int(image.pixels[y0 * image.width + x1]),
+                                                       Int(image.pixels[y1 * image.width + x0]), Int(image.pixels[y1 * image.width + x1])))
+                }
+            }
+            return GrayImage(width: width, height: height, pixels: out)
+        }
+        return StereoImage.Level(gray: reduce(source) { ($0 + $1 + $2 + $3 + 2) / 4 },
+                                 intrinsics: reduced(level.intrinsics, by: 2, toWidth: width, height: height),
+                                 mask: level.mask.map { reduce($0) { max($0, $1, $2, $3) } })
     }
 
     /// Intrinsics of an image reduced `r` times. A reduction by r maps pixel coordinates x to x / r

@@ -1,0 +1,98 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import XCTest
+
+/// The whole dense stage on rendered views of a known scene: planning from sparse points, the
+/// coarse, photometric and geometric passes, filtering and fusion.
+final class DenseStereoTests: XCTestCase {
+    /// Rendered views (as pixels) and sparse points sampled from the scene where cameras see it.
+    static func input(_ scene: StereoTestScene, masks: [Int: GrayImage] = [:]) -> DenseStereo.Input {
+        let k = scene.intrinsics
+        let views = scene.cameraFromWorld.indices.map { c in
+            DenseStereo.View(name: "view\(c)", image: .pixels(scene.renderRGB(camera: c)), intrinsics: k,
+                             worldFromCamera: scene.cameraFromWorld[c].inverse, mask: masks[c])
+        }
+        var points: [DenseStereo.SparsePoint] = []
+        for y in stride(from: 5, to: k.height, by: 10) {
+            for x in stride(from: 5, to: k.width, by: 10) {
+                guard let hit = scene.hit(camera: 0, x: Double(x) + 0.5, y: Double(y) + 0.5) else { continue }
+                let seenBy = scene.cameraFromWorld.indices.filter { c in
+                    let p = scene.cameraFromWorld[c].apply(hit.point)
+                    guard let pixel = k.project(p), pixel.x >= 0, pixel.y >= 0, pixel.x < Double(k.width), pixel.y < Double(k.height),
+                          let seen = scene.hit(camera: c, x: pixel.x, y: pixel.y) else { return false }
+                    return abs(seen.depth - p.z) < 1e-6 * p.z + 1e-9
+                }
+                points.append(DenseStereo.SparsePoint(position: hit.point, viewIndices: seenBy))
+            }
+        }
+        return DenseStereo.Input(views: views, points: points)
+    }
+
+    static func options() -> DenseStereo.Options {
+        var options = DenseStereo.Options()
+        options.workers = 2
+        // Five views: each has four neighbours, so ask for three agreeing views in fusion.
+        options.fusion.minViews = 3
+        return options
+    }
+
+    func testDepthMapsAndFusedPointsMatchTheScene() throws {
+        let scene = StereoTestScene.boxCorner()
+        let result = try DenseStereo(options: Self.options()).run(Self.input(scene))
+        XCTAssertEqual(result.views.count, 5)
+        XCTAssertEqual(result.inputIndices, [0, 1, 2, 3, 4])
+        XCTAssertTrue(result.skippedViews.isEmpty)
+
+        let truth = scene.trueDepth(camera: 0)
+        let view = result.views[0]
+        XCTAssertEqual(view.intrinsics, scene.intrinsics)
+        XCTAssertEqual(view.neighbours.count, 4, "every other view shares points at usable angles")
+        let valid = view.depth.metres.indices.filter { view.depth.metres[$0] > 0 }
+        let within = valid.filter { abs(view.depth.metres[$0] - truth.metres[$0]) <= 0.005 * truth.metres[$0] }
+        print("dense stereo view 0: \(valid.count) depths, \(within.count) within 0.5 %; \(result.pointCloud.count) points")
+        XCTAssertGreaterThan(Double(valid.count), 0.75 * Double(truth.metres.count), "filtered depth map stays dense")
+        XCTAssertGreaterThanOrEqual(Double(within.count), 0.98 * Double(valid.count))
+        XCTAssertTrue(valid.allSatisfy { view.confidence[$0] > 0 && view.confidence[$0] <= 1 })
+        XCTAssertTrue(view.depth.metres.indices.allSatisfy { view.depth.metres[$0] > 0 || view.confidence[$0] == 0 })
+
+        let cloud = result.pointCloud
+        XCTAssertGreaterThan(cloud.count, 5000)
+        XCTAssertTrue(cloud.hasNormals && cloud.hasColors)
+        // Distance to the surface relative to the distance from the reference camera (4–7 m).
+        let relative = cloud.positions.map {
+            DepthMapFusionTests.distanceToScene($0, scene) / Double(($0 * $0).sum().squareRoot())
+        }.sorted()
+        print("fused points: median relative distance \(relative[relative.count / 2]), 99th percentile \(relative[relative.count * 99 / 100])")
+        XCTAssertLessThan(relative[relative.count / 2], 0.001)
+        XCTAssertLessThan(relative[relative.count * 99 / 100], 0.01, "99 % of the points within 1 % of their distance")
+    }
+
+    func testMaskRestrictsDepthToTheMaskedPart() throws {
+        let scene = StereoTestScene.slantedPlane(width: 160, height: 120)
+        var mask = GrayImage(width: 160, height: 120)
+        for y in 0..<120 {
+            for x in 0..<80 { mask.pixels[y * 160 + x] = 255 }
+        }
+        let result = try DenseStereo(options: Self.options()).run(Self.input(scene, masks: [0: mask]))
+        let view = result.views[0]
+        let left = (0..<120).flatMap { y in (0..<80).map { y * 160 + $0 } }.filter { view.depth.metres[$0] > 0 }.count
+        let right = (0..<120).flatMap { y in (80..<160).map { y * 160 + $0 } }.filter { view.depth.metres[$0] > 0 }.count
+        XCTAssertEqual(right, 0, "nothing outside the mask")
+        XCTAssertGreaterThan(left, 80 * 120 / 2)
+    }
+
+    func testViewsWithoutSparsePointsUseTheFallbackRangeOrAreSkipped() throws {
+        let scene = StereoTestScene.slantedPlane(width: 120, height: 90)
+        var input = Self.input(scene)
+        input.points = []
+        XCTAssertThrowsError(try DenseStereo(options: Self.options()).run(input)) { error in
+            XCTAssertTrue("\(error)".contains("no depth range"), "\(error)")
+        }
+        var options = Self.options()
+        options.fallbackDepthRange = 2...12
+        let result = try DenseStereo(options: options).run(input)
+        XCTAssertEqual(result.views.count, 5)
+        XCTAssertGreaterThan(result.pointCloud.count, 1000)
+    }
+}
