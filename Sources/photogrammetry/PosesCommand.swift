@@ -36,11 +36,7 @@ struct PosesCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Output folder (created if missing).")
     var output: String
 
-    @Option(help: "Known pinhole intrinsics in pixels: fx,fy,cx,cy (pixel origin at the top-left corner).")
-    var intrinsics: String?
-
-    @Option(help: "File with a 3×3 intrinsics matrix K (9 numbers, row-major), e.g. Strecha's K.txt.")
-    var intrinsicsFile: String?
+    @OptionGroup var known: IntrinsicsOptions
 
     @Flag(help: "Refine given intrinsics in bundle adjustment instead of holding them fixed.")
     var refineIntrinsics = false
@@ -78,9 +74,6 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if intrinsics != nil && intrinsicsFile != nil {
-            throw ValidationError("give either --intrinsics or --intrinsics-file, not both")
-        }
         if maxImageSize < 64 { throw ValidationError("--max-image-size must be at least 64") }
         if maxFeatures < 64 { throw ValidationError("--max-features must be at least 64") }
         if window < 1 { throw ValidationError("--window must be at least 1") }
@@ -89,9 +82,7 @@ struct PosesCommand: AsyncParsableCommand {
     func run() async throws {
         let imagesURL = URL(fileURLWithPath: imagesDir)
         let outputURL = URL(fileURLWithPath: output)
-        var given: PinholeIntrinsics?
-        if let text = intrinsics { given = try PinholeIntrinsics.parse(commaSeparated: text) }
-        if let path = intrinsicsFile { given = try PinholeIntrinsics.load(kFile: URL(fileURLWithPath: path)) }
+        let given = try known.load()
 
         let samples = try CaptureSamples.load(imagesDirectory: imagesURL, given: given)
         let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())

@@ -29,11 +29,7 @@ struct ReconstructCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output mesh (.ply).")
     var output: String
 
-    @Option(help: "Known pinhole intrinsics in pixels: fx,fy,cx,cy.")
-    var intrinsics: String?
-
-    @Option(help: "File with a 3×3 intrinsics matrix K.")
-    var intrinsicsFile: String?
+    @OptionGroup var known: IntrinsicsOptions
 
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
     var poses: String?
@@ -60,8 +56,7 @@ struct ReconstructCommand: ParsableCommand {
     var noStereo = false
 
     func validate() throws {
-        if intrinsics != nil && intrinsicsFile != nil { throw ValidationError("give either --intrinsics or --intrinsics-file, not both") }
-        if poses != nil && intrinsics == nil && intrinsicsFile == nil { throw ValidationError("--poses needs --intrinsics or --intrinsics-file") }
+        if poses != nil && !known.isGiven { throw ValidationError("--poses needs --intrinsics or --intrinsics-file") }
         if noDepth && noStereo { throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from") }
         if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         guard output.lowercased().hasSuffix(".ply") else { throw ValidationError("--output must be a .ply file") }
@@ -72,9 +67,7 @@ struct ReconstructCommand: ParsableCommand {
         var imagesURL = URL(fileURLWithPath: input, isDirectory: true)
         let nested = imagesURL.appendingPathComponent("images", isDirectory: true)
         if FileManager.default.fileExists(atPath: nested.path) { imagesURL = nested }
-        var given: PinholeIntrinsics?
-        if let text = intrinsics { given = try PinholeIntrinsics.parse(commaSeparated: text) }
-        if let path = intrinsicsFile { given = try PinholeIntrinsics.load(kFile: URL(fileURLWithPath: path)) }
+        let given = try known.load()
 
         let scene: SparseScene
         if let poses, let given {
