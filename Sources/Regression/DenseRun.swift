@@ -74,11 +74,17 @@ public struct DenseRun: Sendable {
         let stereoStarted = Date()
         if options.useStereo {
             log("dense stereo on \(registered.count) views")
-            let result = try DenseStereo(options: options.stereo).run(
-                DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks))
-            stereo = result
-            inputs += result.views.map(SurfaceReconstruction.DepthInput.init)
-            guide = result.pointCloud.positions
+            do {
+                let result = try DenseStereo(options: options.stereo).run(
+                    DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks))
+                stereo = result
+                inputs += result.views.map(SurfaceReconstruction.DepthInput.init)
+                guide = result.pointCloud.positions
+            } catch where !sidecars.isEmpty && metresPerUnit != nil {
+                // Texture-poor objects: stereo may find nothing; depth sidecars still give a surface.
+                warnings.append("dense stereo gave no depth (\(error)); using the depth sidecars alone")
+                log("warning: \(warnings.last!)")
+            }
         }
         let stereoSeconds = Date().timeIntervalSince(stereoStarted)
         if let metresPerUnit {
