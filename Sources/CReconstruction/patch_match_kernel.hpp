@@ -12,7 +12,7 @@ constexpr float kWeightScale = 0.3f;  // cost scale of a selected view's weight 
 /// A view's pixels and its camera relative to the reference, in single precision.
 struct View {
     int width = 0, height = 0;
-    std::vector<float> gray;
+    std::vector<uint8_t> gray;  // 1 byte per pixel keeps more of the view in cache
     float fx = 0, fy = 0, cx = 0, cy = 0;
     float rotation[9] = {};     // view from reference
     float translation[3] = {};  // view from reference
@@ -155,7 +155,7 @@ private:
         v.width = s.width;
         v.height = s.height;
         v.gray.resize(static_cast<size_t>(s.width) * s.height);
-        for (size_t i = 0; i < v.gray.size(); ++i) v.gray[i] = s.gray[i];
+        std::memcpy(v.gray.data(), s.gray, v.gray.size());
         v.fx = static_cast<float>(s.fx);
         v.fy = static_cast<float>(s.fy);
         v.cx = static_cast<float>(s.cx);
@@ -329,11 +329,12 @@ private:
             fw[k] = w - static_cast<float>(iw);
             index[k] = iw * stride + iu;
         }
-        const float* image = v.gray.data();
+        const uint8_t* image = v.gray.data();
         for (int k = 0; k < count; ++k) {
-            const float* p = image + index[k];
-            const float top = p[0] + fu[k] * (p[1] - p[0]);
-            const float bottom = p[stride] + fu[k] * (p[stride + 1] - p[stride]);
+            const uint8_t* p = image + index[k];
+            const float p00 = p[0], p01 = p[1], p10 = p[stride], p11 = p[stride + 1];
+            const float top = p00 + fu[k] * (p01 - p00);
+            const float bottom = p10 + fu[k] * (p11 - p10);
             s[k] = top + fw[k] * (bottom - top);
         }
         float sum_s = 0, sum_ss = 0, sum_rs = 0;
@@ -567,14 +568,18 @@ private:
         if (!in_range(perturbed_d)) perturbed_d = current.depth;
         float fine_d = current.depth * (1.0f + 0.25f * depth_step * rng.symmetric());
         if (!in_range(fine_d)) fine_d = current.depth;
-        trials[0] = make(random_d, random_n);
-        trials[1] = make(random_d, current.n);
-        trials[2] = make(current.depth, random_n);
-        trials[3] = make(perturbed_d, current.n);
-        trials[4] = make(current.depth, perturbed_n);
-        trials[5] = make(perturbed_d, perturbed_n);
-        trials[6] = make(fine_d, fine_n);
-        for (const Hypothesis& trial : trials) {
+        int trial_count = 0;
+        trials[trial_count++] = make(perturbed_d, current.n);
+        trials[trial_count++] = make(current.depth, perturbed_n);
+        trials[trial_count++] = make(perturbed_d, perturbed_n);
+        trials[trial_count++] = make(fine_d, fine_n);
+        if (options_.random_hypotheses) {
+            trials[trial_count++] = make(random_d, random_n);
+            trials[trial_count++] = make(random_d, current.n);
+            trials[trial_count++] = make(current.depth, random_n);
+        }
+        for (int t = 0; t < trial_count; ++t) {
+            const Hypothesis& trial = trials[t];
             float trial_costs[kMaxSources];
             view_costs(window, trial, x, y, selected, trial_costs);
             const float cost = weighted_cost(trial_costs, weights);

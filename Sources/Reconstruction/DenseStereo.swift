@@ -21,16 +21,19 @@ public struct DenseStereo: Sendable {
         /// starts the full-resolution one (0: start that one from random hypotheses). The pass
         /// otherwise uses the `photometric` options.
         public var coarseIterations = 3
-        /// The photometric pass at the working resolution.
+        /// The photometric pass at the working resolution. It tries random hypotheses only
+        /// when there is no coarse pass to start from.
         public var photometric: DepthMapEstimator.Options = {
             var options = DepthMapEstimator.Options()
             options.iterations = 1
+            options.randomHypotheses = false
             return options
         }()
         /// The geometric-consistency pass (starts from the photometric result).
         public var geometric: DepthMapEstimator.Options = {
             var options = DepthMapEstimator.Options()
             options.iterations = 1
+            options.randomHypotheses = false
             return options
         }()
         /// Run the geometric-consistency pass.
@@ -167,15 +170,19 @@ public struct DenseStereo: Sendable {
 
         // Coarse photometric pass at half resolution, carried up to start the full-resolution one.
         var initial: [DepthMapEstimator.Estimate]?
+        var photometricOptions = options.photometric
         if options.coarseIterations > 0 {
             var coarseOptions = options.photometric
             coarseOptions.iterations = options.coarseIterations
+            coarseOptions.randomHypotheses = true
             let coarse = try pass(.coarse, options: coarseOptions, coarse: true, initial: nil, sourceDepths: nil)
             initial = active.indices.map { a in
                 coarse[a].upsampled(from: loaded[active[a]]!.halved.intrinsics, to: loaded[active[a]]!.level.intrinsics)
             }
+        } else {
+            photometricOptions.randomHypotheses = true
         }
-        let photometric = try pass(.photometric, options: options.photometric, coarse: false, initial: initial, sourceDepths: nil)
+        let photometric = try pass(.photometric, options: photometricOptions, coarse: false, initial: initial, sourceDepths: nil)
         var estimates = photometric
         if options.geometricPass {
             var depths = [DepthMap?](repeating: nil, count: views.count)

@@ -285,6 +285,9 @@ typedef struct {
     /// matching normal perturbation (radians, halved too).
     float depth_perturbation;
     float normal_perturbation;
+    /// 1: refinement also tries random depths and normals (needed when starting from random
+    /// hypotheses); 0: only perturbations of the current one (refining a good start).
+    int32_t random_hypotheses;
     /// Seed of the per-pixel random hypotheses (results do not depend on the thread count).
     uint32_t seed;
     /// Worker threads inside the kernel (≥ 1).
