@@ -40,6 +40,8 @@ public struct DepthMapEstimator: Sendable {
         public var seed: UInt32 = 1
         /// Threads inside the kernel (use 1 when several images run in parallel).
         public var threads = 1
+        /// Run the portable kernel even where the AVX2 + FMA one could run (for testing).
+        public var portableKernel = false
         public init() {}
     }
 
@@ -168,7 +170,7 @@ public struct DepthMapEstimator: Sendable {
             max_bad: Int32(options.maxBadCandidates), geometric_weight: options.geometricWeight,
             geometric_max_error: options.geometricMaxErrorPixels, depth_perturbation: options.depthPerturbation,
             normal_perturbation: options.normalPerturbation, random_hypotheses: options.randomHypotheses ? 1 : 0,
-            seed: options.seed, num_threads: Int32(options.threads))
+            seed: options.seed, num_threads: Int32(options.threads), portable_kernel: options.portableKernel ? 1 : 0)
     }
 
     private static func cView(_ view: View, gray: UnsafePointer<UInt8>?, sourceFromReference: RigidTransform,

@@ -292,6 +292,8 @@ typedef struct {
     uint32_t seed;
     /// Worker threads inside the kernel (≥ 1).
     int32_t num_threads;
+    /// 1: run the portable kernel even on a CPU with AVX2 and FMA (to test it).
+    int32_t portable_kernel;
 } rc_patch_match_options;
 
 /// Estimates a depth and normal per pixel of the reference view by PatchMatch stereo with
