@@ -145,9 +145,11 @@ public struct DenseStereo: Sendable {
         let loaded = images
 
         // PatchMatch passes, one view at a time with all workers inside the kernel (its
-        // checkerboard rows share out evenly, so no core idles at the end of a pass).
-        func pass(_ stage: Stage, options passOptions: DepthMapEstimator.Options, coarse: Bool,
-                  initial: [DepthMapEstimator.Estimate]?, sourceDepths: [DepthMap?]?) throws -> [DepthMapEstimator.Estimate] {
+        // checkerboard rows share out evenly, so no core idles at the end of a pass). Each pass
+        // hands its estimates on and drops what the next one does not need, so memory stays at
+        // about one depth map, normal map and cost map per view.
+        func pass(_ stage: Stage, options passOptions: DepthMapEstimator.Options, coarse: Bool, sourceDepths: [DepthMap?]?,
+                  initial: (Int) -> DepthMapEstimator.Estimate?, consume: (Int, DepthMapEstimator.Estimate) -> Void) throws {
             var estimatorOptions = passOptions
             estimatorOptions.threads = workers
             let estimator = DepthMapEstimator(options: estimatorOptions)
@@ -156,55 +158,71 @@ public struct DenseStereo: Sendable {
                 return DepthMapEstimator.View(image: level.gray, intrinsics: level.intrinsics,
                                               cameraFromWorld: views[v].worldFromCamera.inverse, depth: sourceDepths?[v])
             }
-            return try timed(stage) {
-                try active.indices.map { a in
-                    defer { progress(Progress(stage: stage, fraction: Double(a + 1) / Double(active.count))) }
-                    let v = active[a]
-                    let reference = view(v)
-                    return try estimator.estimate(reference: reference, sources: plans[v].sources.map(view),
-                                                  depthRange: plans[v].depthRange!, mask: coarse ? loaded[v]!.halved.mask : loaded[v]!.level.mask,
-                                                  initial: initial?[a])
+            try timed(stage) {
+                for (a, v) in active.enumerated() {
+                    let estimate = try estimator.estimate(
+                        reference: view(v), sources: plans[v].sources.map(view), depthRange: plans[v].depthRange!,
+                        mask: coarse ? loaded[v]!.halved.mask : loaded[v]!.level.mask, initial: initial(a))
+                    consume(a, estimate)
+                    progress(Progress(stage: stage, fraction: Double(a + 1) / Double(active.count)))
                 }
             }
         }
 
         // Coarse photometric pass at half resolution, carried up to start the full-resolution one.
-        var initial: [DepthMapEstimator.Estimate]?
+        var coarse = [DepthMapEstimator.Estimate?](repeating: nil, count: active.count)
         var photometricOptions = options.photometric
         if options.coarseIterations > 0 {
             var coarseOptions = options.photometric
             coarseOptions.iterations = options.coarseIterations
             coarseOptions.randomHypotheses = true
-            let coarse = try pass(.coarse, options: coarseOptions, coarse: true, initial: nil, sourceDepths: nil)
-            initial = active.indices.map { a in
-                coarse[a].upsampled(from: loaded[active[a]]!.halved.intrinsics, to: loaded[active[a]]!.level.intrinsics)
-            }
+            try pass(.coarse, options: coarseOptions, coarse: true, sourceDepths: nil, initial: { _ in nil },
+                     consume: { a, estimate in coarse[a] = estimate })
         } else {
             photometricOptions.randomHypotheses = true
         }
-        let photometric = try pass(.photometric, options: photometricOptions, coarse: false, initial: initial, sourceDepths: nil)
-        var estimates = photometric
+        // The next pass starts from the depths and normals only (the kernel rescores them).
+        var estimates = [DepthMapEstimator.Estimate?](repeating: nil, count: active.count)
+        try pass(.photometric, options: photometricOptions, coarse: false, sourceDepths: nil, initial: { a in
+            defer { coarse[a] = nil }
+            let level = loaded[active[a]]!
+            return coarse[a].map { $0.upsampled(from: level.halved.intrinsics, to: level.level.intrinsics) }
+        }, consume: { a, estimate in
+            estimates[a] = estimate
+            if options.geometricPass { estimates[a]!.costs = [] }
+        })
         if options.geometricPass {
             var depths = [DepthMap?](repeating: nil, count: views.count)
-            for (a, v) in active.enumerated() { depths[v] = photometric[a].depth }
-            estimates = try pass(.geometric, options: options.geometric, coarse: false, initial: photometric, sourceDepths: depths)
+            for (a, v) in active.enumerated() { depths[v] = estimates[a]!.depth }
+            var photometric = estimates
+            try pass(.geometric, options: options.geometric, coarse: false, sourceDepths: depths, initial: { a in
+                defer { photometric[a] = nil }
+                return photometric[a]
+            }, consume: { a, estimate in estimates[a] = estimate })
         }
 
-        // Filter against the neighbours' depth maps (neighbours index the result's views).
+        // Filter against the neighbours' unfiltered depth maps (neighbours index the result's views).
         var resultIndexOf = [Int](repeating: -1, count: views.count)
         for (a, v) in active.enumerated() { resultIndexOf[v] = a }
-        let candidates = active.enumerated().map { a, v in
-            DepthConsistencyFilter.Candidate(
-                view: ViewDepth(name: views[v].name, intrinsics: loaded[v]!.level.intrinsics, worldFromCamera: views[v].worldFromCamera,
-                                depth: estimates[a].depth, normalsInCamera: estimates[a].normalsInCamera,
-                                image: loaded[v]!.rgb, neighbours: plans[v].sources.map { resultIndexOf[$0] }.filter { $0 >= 0 }),
-                costs: estimates[a].costs)
-        }
+        let rawDepths = estimates.map { $0!.depth }
         let filter = DepthConsistencyFilter(options: options.filter)
-        let filtered = timed(.filtering) {
-            parallelMap(candidates.count, workers: workers) { a in filter.filter(a, in: candidates) }
+        var filtered: [ViewDepth] = []
+        timed(.filtering) {
+            for (a, v) in active.enumerated() {
+                let neighbours = plans[v].sources.map { resultIndexOf[$0] }.filter { $0 >= 0 }
+                let estimate = estimates[a]!
+                estimates[a] = nil
+                let view = ViewDepth(name: views[v].name, intrinsics: loaded[v]!.level.intrinsics,
+                                     worldFromCamera: views[v].worldFromCamera, depth: estimate.depth,
+                                     normalsInCamera: estimate.normalsInCamera, image: loaded[v]!.rgb, neighbours: neighbours)
+                let others = neighbours.map {
+                    DepthConsistencyFilter.Neighbour(intrinsics: loaded[active[$0]]!.level.intrinsics,
+                                                     worldFromCamera: views[active[$0]].worldFromCamera, depth: rawDepths[$0])
+                }
+                filtered.append(filter.filter(view, costs: estimate.costs, neighbours: others, workers: workers))
+                progress(Progress(stage: .filtering, fraction: Double(a + 1) / Double(active.count)))
+            }
         }
-        progress(Progress(stage: .filtering, fraction: 1))
 
         let cloud = timed(.fusion) { DepthMapFusion(options: options.fusion).fuse(filtered) }
         progress(Progress(stage: .fusion, fraction: 1))
