@@ -576,7 +576,7 @@ private:
                     best_y = qy;
                 }
             }
-            if (best_x >= 0) candidates[candidate_count++] = carried(best_x, best_y, x, y);
+            if (best_x >= 0) add_candidate(carried(best_x, best_y, x, y), candidates, candidate_count);
         }
         static const int kNear[8][2] = {{1, 2}, {2, 1}, {2, 3}, {3, 2}, {1, 4}, {4, 1}, {3, 4}, {4, 3}};
         static const int kQuadrant[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -593,7 +593,7 @@ private:
                     best_y = qy;
                 }
             }
-            if (best_x >= 0) candidates[candidate_count++] = carried(best_x, best_y, x, y);
+            if (best_x >= 0) add_candidate(carried(best_x, best_y, x, y), candidates, candidate_count);
         }
 
         // Costs of every candidate in every view (the current one's are kept from when it was
@@ -664,6 +664,18 @@ private:
     }
 
     static Hypothesis make(float depth, const float* n) { return Hypothesis{depth, {n[0], n[1], n[2]}}; }
+
+    /// Appends `h` unless a candidate already holds (nearly) the same plane: converged regions
+    /// propagate one plane to many neighbours, and scoring it twice would change nothing.
+    static void add_candidate(const Hypothesis& h, Hypothesis* candidates, int& count) {
+        for (int c = 0; c < count; ++c) {
+            const Hypothesis& o = candidates[c];
+            if (std::fabs(h.depth - o.depth) < 1e-5f * h.depth &&
+                h.n[0] * o.n[0] + h.n[1] * o.n[1] + h.n[2] * o.n[2] > 0.999999f)
+                return;
+        }
+        candidates[count++] = h;
+    }
 
     Hypothesis carried(int qx, int qy, int x, int y) const {
         Hypothesis h = stored(static_cast<size_t>(qy) * width_ + qx);
