@@ -95,4 +95,26 @@ final class DenseStereoTests: XCTestCase {
         XCTAssertEqual(result.views.count, 5)
         XCTAssertGreaterThan(result.pointCloud.count, 1000)
     }
+
+    /// Photos from a camera with radial distortion are undistorted first: the depth maps are
+    /// those of the pinhole camera with the same focal length and principal point.
+    func testDistortedPhotosGiveUndistortedDepthMaps() throws {
+        var scene = StereoTestScene.slantedPlane(width: 160, height: 120)
+        scene.intrinsics.k1 = -0.08
+        scene.intrinsics.k2 = 0.01
+        var input = Self.input(scene)
+        input.points = Self.input({ var pinhole = scene; pinhole.intrinsics.k1 = 0; pinhole.intrinsics.k2 = 0; return pinhole }()).points
+        let result = try DenseStereo(options: Self.options()).run(input)
+        let view = result.views[0]
+        XCTAssertFalse(view.intrinsics.hasDistortion)
+        XCTAssertEqual(view.intrinsics.fx, scene.intrinsics.fx)
+        var pinhole = scene
+        pinhole.intrinsics.k1 = 0
+        pinhole.intrinsics.k2 = 0
+        let truth = pinhole.trueDepth(camera: 0)
+        let valid = view.depth.metres.indices.filter { view.depth.metres[$0] > 0 }
+        let within = valid.filter { abs(view.depth.metres[$0] - truth.metres[$0]) <= 0.005 * truth.metres[$0] }
+        XCTAssertGreaterThan(valid.count, truth.metres.count / 2)
+        XCTAssertGreaterThanOrEqual(Double(within.count), 0.97 * Double(valid.count))
+    }
 }
