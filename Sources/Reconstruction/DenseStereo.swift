@@ -22,7 +22,8 @@ public struct DenseStereo: Sendable {
         /// otherwise uses the `photometric` options.
         public var coarseIterations = 3
         /// The photometric pass at the working resolution. It tries random hypotheses only
-        /// when there is no coarse pass to start from.
+        /// when there is no coarse pass to start from; with a coarse pass, 0 iterations skip it
+        /// (the coarse result, carried up, stands in for it).
         public var photometric: DepthMapEstimator.Options = {
             var options = DepthMapEstimator.Options()
             options.iterations = 1
@@ -183,14 +184,23 @@ public struct DenseStereo: Sendable {
         }
         // The next pass starts from the depths and normals only (the kernel rescores them).
         var estimates = [DepthMapEstimator.Estimate?](repeating: nil, count: active.count)
-        try pass(.photometric, options: photometricOptions, coarse: false, sourceDepths: nil, initial: { a in
+        func upsampledCoarse(_ a: Int) -> DepthMapEstimator.Estimate? {
             defer { coarse[a] = nil }
             let level = loaded[active[a]]!
             return coarse[a].map { $0.upsampled(from: level.halved.intrinsics, to: level.level.intrinsics) }
-        }, consume: { a, estimate in
-            estimates[a] = estimate
-            if options.geometricPass { estimates[a]!.costs = [] }
-        })
+        }
+        if photometricOptions.iterations > 0 || options.coarseIterations == 0 {
+            photometricOptions.iterations = max(1, photometricOptions.iterations)
+            try pass(.photometric, options: photometricOptions, coarse: false, sourceDepths: nil, initial: upsampledCoarse,
+                     consume: { a, estimate in
+                         estimates[a] = estimate
+                         if options.geometricPass { estimates[a]!.costs = [] }
+                     })
+        } else {
+            // No full-resolution photometric iteration: the coarse result, carried up, is the
+            // photometric estimate.
+            for a in active.indices { estimates[a] = upsampledCoarse(a) }
+        }
         if options.geometricPass {
             var depths = [DepthMap?](repeating: nil, count: views.count)
             for (a, v) in active.enumerated() { depths[v] = estimates[a]!.depth }
