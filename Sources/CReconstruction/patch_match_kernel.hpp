@@ -91,7 +91,7 @@ public:
         cx_ = static_cast<float>(reference.cx);
         cy_ = static_cast<float>(reference.cy);
         views_.resize(source_count);
-        for (int s = 0; s < source_count; ++s) set_view(views_[s], sources[s]);
+        for (int s = 0; s < source_count; ++s) set_view(views_[s], sources[s], reference);
         for (int dy = -options.window_radius; dy <= options.window_radius; dy += options.window_step) {
             for (int dx = -options.window_radius; dx <= options.window_radius; dx += options.window_step) {
                 const float s2 = options.sigma_spatial > 0
@@ -107,8 +107,6 @@ public:
         padded_samples_ = (static_cast<int>(offset_x_.size()) + 7) / 8 * 8;
         offset_x_.resize(padded_samples_, 0.0f);
         offset_y_.resize(padded_samples_, 0.0f);
-        samples_per_row_ = 0;
-        for (int dx = -options.window_radius; dx <= options.window_radius; dx += options.window_step) ++samples_per_row_;
         min_variance_ = options.min_texture * options.min_texture;
         inverse_depth_min_ = 1.0f / options.depth_max;
         inverse_depth_max_ = 1.0f / options.depth_min;
@@ -156,7 +154,6 @@ private:
     std::vector<Offset> offsets_;
     std::vector<float> offset_x_, offset_y_;
     int padded_samples_ = 0;
-    int samples_per_row_ = 0;
     float min_variance_ = 0;
     float inverse_depth_min_ = 0, inverse_depth_max_ = 0;
     std::vector<float> depth_, normal_, cost_;
@@ -166,7 +163,7 @@ private:
     const float* initial_depth_ = nullptr;
     const float* initial_normal_ = nullptr;
 
-    void set_view(View& v, const rc_stereo_view& s) {
+    void set_view(View& v, const rc_stereo_view& s, const rc_stereo_view& reference) {
         v.width = s.width;
         v.height = s.height;
         // 8 spare bytes: the vector path reads 4 bytes at a time at the last pixels.
@@ -180,8 +177,9 @@ private:
         for (int k = 0; k < 3; ++k) v.translation[k] = static_cast<float>(s.translation[k]);
         v.depth = s.depth;
         // K_view · R · K_ref⁻¹ in double, then stored as float.
-        double kinv[9] = {1 / fx_d(), 0, -cx_d() / fx_d(), 0, 1 / fy_d(), -cy_d() / fy_d(), 0, 0, 1};
-        double kv[9] = {s.fx, 0, s.cx, 0, s.fy, s.cy, 0, 0, 1};
+        const double kinv[9] = {1 / reference.fx, 0, -reference.cx / reference.fx,
+                                0, 1 / reference.fy, -reference.cy / reference.fy, 0, 0, 1};
+        const double kv[9] = {s.fx, 0, s.cx, 0, s.fy, s.cy, 0, 0, 1};
         double kr[9];
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) {
@@ -201,10 +199,6 @@ private:
             v.b[i] = static_cast<float>(sum);
         }
     }
-    double fx_d() const { return fx_; }
-    double fy_d() const { return fy_; }
-    double cx_d() const { return cx_; }
-    double cy_d() const { return cy_; }
 
     template <typename Body>
     void parallel_rows(Body body) {
@@ -313,8 +307,8 @@ private:
 
     /// 1 − weighted NCC between the reference window at pixel (x, y) and view `v` through the
     /// homography `h` (reference pixel → view pixel); kNoCost if the window leaves the view.
-    /// Written as three simple loops (coordinates, bilinear samples, sums) so the compiler can
-    /// vectorise the first and the last.
+    /// The AVX2 build takes eight window samples per step; the portable one runs three simple
+    /// loops (coordinates, bilinear samples, sums) so the compiler can vectorise the first and last.
     float photometric_cost(const Window& window, const View& v, const float* h, int x, int y) const {
         const int count = window.count;
         const float px = x + 0.5f, py = y + 0.5f;
