@@ -13,9 +13,10 @@ import ReconstructionCore
 /// 6. Fuse the filtered depth maps into points (`DepthMapFusion`).
 public struct DenseStereo: Sendable {
     public struct Options: Sendable, Equatable {
-        /// Photos are reduced by 1, 2, 4 or 8 (JPEG decodes at that size directly) until their
-        /// longer side is at most this, pixels.
-        public var maxImageDimension = 1024
+        /// Photos are scaled down until their longer side is at most this, pixels (JPEG decodes
+        /// at 1/2, 1/4 or 1/8 directly; area resampling does the rest). Stereo time grows with the
+        /// pixel count: 768 gives fountain-P11's 3072 × 2048 photos 768 × 512.
+        public var maxImageDimension = 768
         public var viewSelection = StereoViewSelection.Options()
         /// Iterations of a first photometric pass at half the working resolution, whose result
         /// starts the full-resolution one (0: start that one from random hypotheses). The pass

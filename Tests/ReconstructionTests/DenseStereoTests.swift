@@ -117,4 +117,24 @@ final class DenseStereoTests: XCTestCase {
         XCTAssertGreaterThan(valid.count, truth.metres.count / 2)
         XCTAssertGreaterThanOrEqual(Double(within.count), 0.97 * Double(valid.count))
     }
+
+    /// A working size that is not a power-of-two reduction (240 × 180 → 160 × 120) keeps the
+    /// geometry exact: depths match the truth of the camera at the reported intrinsics.
+    func testAreaResampledWorkingSizeKeepsGeometry() throws {
+        let scene = StereoTestScene.slantedPlane(width: 240, height: 180)
+        var options = Self.options()
+        options.maxImageDimension = 160
+        let result = try DenseStereo(options: options).run(Self.input(scene))
+        let view = result.views[0]
+        XCTAssertEqual(view.depth.width, 160)
+        XCTAssertEqual(view.depth.height, 120)
+        XCTAssertEqual(view.intrinsics.fx, scene.intrinsics.fx * 2 / 3, accuracy: 1e-9)
+        var atWorkingSize = scene
+        atWorkingSize.intrinsics = view.intrinsics
+        let truth = atWorkingSize.trueDepth(camera: 0)
+        let valid = view.depth.metres.indices.filter { view.depth.metres[$0] > 0 }
+        let within = valid.filter { abs(view.depth.metres[$0] - truth.metres[$0]) <= 0.005 * truth.metres[$0] }
+        XCTAssertGreaterThan(valid.count, truth.metres.count / 2)
+        XCTAssertGreaterThanOrEqual(Double(within.count), 0.97 * Double(valid.count))
+    }
 }
