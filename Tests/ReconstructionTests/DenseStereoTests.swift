@@ -137,4 +137,28 @@ final class DenseStereoTests: XCTestCase {
         XCTAssertGreaterThan(valid.count, truth.metres.count / 2)
         XCTAssertGreaterThanOrEqual(Double(within.count), 0.97 * Double(valid.count))
     }
+
+    /// Input from a structure-from-motion result: registered images only, points re-indexed.
+    func testInputFromSparseSceneKeepsRegisteredImagesAndReindexesTracks() {
+        let k = CameraIntrinsics(width: 100, height: 80, fx: 90, fy: 90, cx: 50, cy: 40)
+        let pose = RigidTransform(rotation: .identity, translation: Vector3(0.5, 0, 1))
+        func image(_ name: String, _ cameraFromWorld: RigidTransform?) -> SparseScene.Image {
+            SparseScene.Image(name: name, intrinsics: k, intrinsicsSource: .given, cameraFromWorld: cameraFromWorld,
+                              unregisteredReason: cameraFromWorld == nil ? "not registered" : nil, keypoints: [],
+                              pointIndexOfKeypoint: [])
+        }
+        let scene = SparseScene(
+            images: [image("a.jpg", .identity), image("b.jpg", nil), image("c.jpg", pose)],
+            points: [SparseScene.Point(position: Vector3(0, 0, 5), rgb: (1, 2, 3), meanReprojectionErrorPixels: 0.5,
+                                       track: [.init(imageIndex: 0, keypointIndex: 0), .init(imageIndex: 1, keypointIndex: 0),
+                                               .init(imageIndex: 2, keypointIndex: 0)])])
+        let input = DenseStereo.Input(scene: scene, imagesDirectory: URL(fileURLWithPath: "/photos"), masks: ["c.jpg": GrayImage(width: 2, height: 2)])
+        XCTAssertEqual(input.views.map(\.name), ["a.jpg", "c.jpg"])
+        XCTAssertEqual(input.views[1].worldFromCamera.translation, pose.inverse.translation)
+        XCTAssertNil(input.views[0].mask)
+        XCTAssertNotNil(input.views[1].mask)
+        guard case .file(let url) = input.views[1].image else { return XCTFail("expected a file") }
+        XCTAssertEqual(url.path, "/photos/c.jpg")
+        XCTAssertEqual(input.points.map(\.viewIndices), [[0, 1]])
+    }
 }
