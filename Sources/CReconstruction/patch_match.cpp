@@ -14,6 +14,10 @@
 
 #include "guarded.hpp"
 
+#if defined(__x86_64__) && defined(__clang__)
+#include <immintrin.h>
+#endif
+
 // The kernel twice: for AVX2 + FMA (8-wide coordinate and sum loops, gathers) and for the
 // baseline x86-64 / other architectures. Only the kernel's own functions get the target
 // attribute; library code stays baseline, so nothing built for AVX2 can leak into other code.
@@ -22,7 +26,9 @@
 namespace rc_patch_match_avx2 {
 namespace {
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#define RC_KERNEL_AVX2 1
 #include "patch_match_kernel.hpp"
+#undef RC_KERNEL_AVX2
 #pragma clang attribute pop
 }  // namespace
 }  // namespace rc_patch_match_avx2
@@ -30,7 +36,9 @@ namespace {
 
 namespace rc_patch_match_baseline {
 namespace {
+#define RC_KERNEL_AVX2 0
 #include "patch_match_kernel.hpp"
+#undef RC_KERNEL_AVX2
 }  // namespace
 }  // namespace rc_patch_match_baseline
 
@@ -84,7 +92,7 @@ extern "C" int32_t rc_patch_match(const rc_stereo_view* reference, const rc_ster
         rc::require(o.depth_perturbation >= 0 && o.normal_perturbation >= 0, "perturbations must be ≥ 0");
         rc::require(o.num_threads >= 1, "num_threads must be ≥ 1");
 #if RC_PATCH_MATCH_AVX2
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        if (!o.portable_kernel && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
             rc_patch_match_avx2::PatchMatch solver(*reference, sources, source_count, mask, initial_depth, initial_normal, o);
             solver.run();
             solver.write(depth, normal, cost);

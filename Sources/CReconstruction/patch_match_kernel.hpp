@@ -12,7 +12,7 @@ constexpr float kWeightScale = 0.3f;  // cost scale of a selected view's weight 
 /// A view's pixels and its camera relative to the reference, in single precision.
 struct View {
     int width = 0, height = 0;
-    std::vector<float> gray;
+    std::vector<uint8_t> gray;  // 1 byte per pixel keeps more of the view in cache
     float fx = 0, fy = 0, cx = 0, cy = 0;
     float rotation[9] = {};     // view from reference
     float translation[3] = {};  // view from reference
@@ -28,11 +28,12 @@ struct Hypothesis {
 };
 
 /// The reference's matching window at one pixel: grey samples and normalised weights.
+/// `count` samples, then zero-weight padding up to `padded` (a multiple of 8).
 struct Window {
-    int count = 0;
+    int count = 0, padded = 0;
     float mean = 0, variance = 0;
-    float r[kMaxWindowSamples];
-    float w[kMaxWindowSamples];
+    alignas(32) float r[kMaxWindowSamples];
+    alignas(32) float w[kMaxWindowSamples];
 };
 
 /// Small, fast, seedable generator; one is derived per pixel and pass, so results do not depend
@@ -58,6 +59,15 @@ struct Offset {
     float spatial_weight;
 };
 
+#if RC_KERNEL_AVX2
+float horizontal_sum(__m256 v) {
+    __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
+    sum = _mm_add_ss(sum, _mm_shuffle_ps(sum, sum, 1));
+    return _mm_cvtss_f32(sum);
+}
+#endif
+
 void normalize3(float* v) {
     const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (l > 0) {
@@ -81,7 +91,7 @@ public:
         cx_ = static_cast<float>(reference.cx);
         cy_ = static_cast<float>(reference.cy);
         views_.resize(source_count);
-        for (int s = 0; s < source_count; ++s) set_view(views_[s], sources[s]);
+        for (int s = 0; s < source_count; ++s) set_view(views_[s], sources[s], reference);
         for (int dy = -options.window_radius; dy <= options.window_radius; dy += options.window_step) {
             for (int dx = -options.window_radius; dx <= options.window_radius; dx += options.window_step) {
                 const float s2 = options.sigma_spatial > 0
@@ -93,8 +103,10 @@ public:
                 offset_y_.push_back(static_cast<float>(dy));
             }
         }
-        samples_per_row_ = 0;
-        for (int dx = -options.window_radius; dx <= options.window_radius; dx += options.window_step) ++samples_per_row_;
+        // Zero offsets pad the sample list to a multiple of 8 (their weights are 0).
+        padded_samples_ = (static_cast<int>(offset_x_.size()) + 7) / 8 * 8;
+        offset_x_.resize(padded_samples_, 0.0f);
+        offset_y_.resize(padded_samples_, 0.0f);
         min_variance_ = options.min_texture * options.min_texture;
         inverse_depth_min_ = 1.0f / options.depth_max;
         inverse_depth_max_ = 1.0f / options.depth_min;
@@ -141,7 +153,7 @@ private:
     std::vector<View> views_;
     std::vector<Offset> offsets_;
     std::vector<float> offset_x_, offset_y_;
-    int samples_per_row_ = 0;
+    int padded_samples_ = 0;
     float min_variance_ = 0;
     float inverse_depth_min_ = 0, inverse_depth_max_ = 0;
     std::vector<float> depth_, normal_, cost_;
@@ -151,11 +163,12 @@ private:
     const float* initial_depth_ = nullptr;
     const float* initial_normal_ = nullptr;
 
-    void set_view(View& v, const rc_stereo_view& s) {
+    void set_view(View& v, const rc_stereo_view& s, const rc_stereo_view& reference) {
         v.width = s.width;
         v.height = s.height;
-        v.gray.resize(static_cast<size_t>(s.width) * s.height);
-        for (size_t i = 0; i < v.gray.size(); ++i) v.gray[i] = s.gray[i];
+        // 8 spare bytes: the vector path reads 4 bytes at a time at the last pixels.
+        v.gray.assign(static_cast<size_t>(s.width) * s.height + 8, 0);
+        std::memcpy(v.gray.data(), s.gray, static_cast<size_t>(s.width) * s.height);
         v.fx = static_cast<float>(s.fx);
         v.fy = static_cast<float>(s.fy);
         v.cx = static_cast<float>(s.cx);
@@ -164,8 +177,9 @@ private:
         for (int k = 0; k < 3; ++k) v.translation[k] = static_cast<float>(s.translation[k]);
         v.depth = s.depth;
         // K_view · R · K_ref⁻¹ in double, then stored as float.
-        double kinv[9] = {1 / fx_d(), 0, -cx_d() / fx_d(), 0, 1 / fy_d(), -cy_d() / fy_d(), 0, 0, 1};
-        double kv[9] = {s.fx, 0, s.cx, 0, s.fy, s.cy, 0, 0, 1};
+        const double kinv[9] = {1 / reference.fx, 0, -reference.cx / reference.fx,
+                                0, 1 / reference.fy, -reference.cy / reference.fy, 0, 0, 1};
+        const double kv[9] = {s.fx, 0, s.cx, 0, s.fy, s.cy, 0, 0, 1};
         double kr[9];
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) {
@@ -185,10 +199,6 @@ private:
             v.b[i] = static_cast<float>(sum);
         }
     }
-    double fx_d() const { return fx_; }
-    double fy_d() const { return fy_; }
-    double cx_d() const { return cx_; }
-    double cy_d() const { return cy_; }
 
     template <typename Body>
     void parallel_rows(Body body) {
@@ -283,6 +293,11 @@ private:
             ++k;
         }
         window.count = k;
+        window.padded = padded_samples_;
+        for (int i = k; i < padded_samples_; ++i) {
+            window.r[i] = 0;
+            window.w[i] = 0;
+        }
         const float inv = 1.0f / sum_w;
         for (int i = 0; i < k; ++i) window.w[i] *= inv;
         window.mean = sum_wr * inv;
@@ -292,8 +307,8 @@ private:
 
     /// 1 − weighted NCC between the reference window at pixel (x, y) and view `v` through the
     /// homography `h` (reference pixel → view pixel); kNoCost if the window leaves the view.
-    /// Written as three simple loops (coordinates, bilinear samples, sums) so the compiler can
-    /// vectorise the first and the last.
+    /// The AVX2 build takes eight window samples per step; the portable one runs three simple
+    /// loops (coordinates, bilinear samples, sums) so the compiler can vectorise the first and last.
     float photometric_cost(const Window& window, const View& v, const float* h, int x, int y) const {
         const int count = window.count;
         const float px = x + 0.5f, py = y + 0.5f;
@@ -310,44 +325,92 @@ private:
             const float u = (hx + h[0] * ox + h[1] * oy) / z, w = (hy + h[3] * ox + h[4] * oy) / z;
             if (!(u >= 0 && u <= v.width && w >= 0 && w <= v.height)) return kNoCost;
         }
-        alignas(32) float fu[kMaxWindowSamples], fw[kMaxWindowSamples], s[kMaxWindowSamples];
-        alignas(32) int32_t index[kMaxWindowSamples];
         const float umax = v.width - 1.001f, wmax = v.height - 1.001f;
         const int stride = v.width;
         const float* dx = offset_x_.data();
         const float* dy = offset_y_.data();
-        for (int k = 0; k < count; ++k) {
-            const float z = hz + h[6] * dx[k] + h[7] * dy[k];
-            const float inv = 1.0f / z;
-            // Pixel centres are at +0.5: array coordinates are the pixel coordinates − 0.5.
-            float u = (hx + h[0] * dx[k] + h[1] * dy[k]) * inv - 0.5f;
-            float w = (hy + h[3] * dx[k] + h[4] * dy[k]) * inv - 0.5f;
-            u = std::min(std::max(u, 0.0f), umax);
-            w = std::min(std::max(w, 0.0f), wmax);
-            const int32_t iu = static_cast<int32_t>(u), iw = static_cast<int32_t>(w);
-            fu[k] = u - static_cast<float>(iu);
-            fw[k] = w - static_cast<float>(iw);
-            index[k] = iw * stride + iu;
-        }
-        const float* image = v.gray.data();
-        for (int k = 0; k < count; ++k) {
-            const float* p = image + index[k];
-            const float top = p[0] + fu[k] * (p[1] - p[0]);
-            const float bottom = p[stride] + fu[k] * (p[stride + 1] - p[stride]);
-            s[k] = top + fw[k] * (bottom - top);
-        }
+        const uint8_t* image = v.gray.data();
         float sum_s = 0, sum_ss = 0, sum_rs = 0;
+#if RC_KERNEL_AVX2
+        // Eight samples at a time: coordinates, two 32-bit gathers per row pair of the bilinear
+        // footprint (bytes 0 and 1 are the left and right pixels), lerps and sums with FMA.
         {
-#pragma clang fp reassociate(on)
-            const float* wr = window.w;
-            const float* rr = window.r;
+            const __m256 vh0 = _mm256_set1_ps(h[0]), vh1 = _mm256_set1_ps(h[1]), vh3 = _mm256_set1_ps(h[3]);
+            const __m256 vh4 = _mm256_set1_ps(h[4]), vh6 = _mm256_set1_ps(h[6]), vh7 = _mm256_set1_ps(h[7]);
+            const __m256 vhx = _mm256_set1_ps(hx), vhy = _mm256_set1_ps(hy), vhz = _mm256_set1_ps(hz);
+            const __m256 half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
+            const __m256 vumax = _mm256_set1_ps(umax), vwmax = _mm256_set1_ps(wmax);
+            const __m256i vstride = _mm256_set1_epi32(stride), low_byte = _mm256_set1_epi32(0xFF);
+            const int* top_base = reinterpret_cast<const int*>(image);
+            const int* bottom_base = reinterpret_cast<const int*>(image + stride);
+            __m256 acc_s = _mm256_setzero_ps(), acc_ss = _mm256_setzero_ps(), acc_rs = _mm256_setzero_ps();
+            for (int k = 0; k < window.padded; k += 8) {
+                const __m256 ox = _mm256_loadu_ps(dx + k), oy = _mm256_loadu_ps(dy + k);
+                const __m256 z = _mm256_fmadd_ps(vh7, oy, _mm256_fmadd_ps(vh6, ox, vhz));
+                const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), z);
+                __m256 u = _mm256_fmsub_ps(_mm256_fmadd_ps(vh1, oy, _mm256_fmadd_ps(vh0, ox, vhx)), inv, half);
+                __m256 w = _mm256_fmsub_ps(_mm256_fmadd_ps(vh4, oy, _mm256_fmadd_ps(vh3, ox, vhy)), inv, half);
+                u = _mm256_min_ps(_mm256_max_ps(u, zero), vumax);
+                w = _mm256_min_ps(_mm256_max_ps(w, zero), vwmax);
+                const __m256i iu = _mm256_cvttps_epi32(u), iw = _mm256_cvttps_epi32(w);
+                const __m256 fu = _mm256_sub_ps(u, _mm256_cvtepi32_ps(iu));
+                const __m256 fw = _mm256_sub_ps(w, _mm256_cvtepi32_ps(iw));
+                const __m256i index = _mm256_add_epi32(_mm256_mullo_epi32(iw, vstride), iu);
+                const __m256i top = _mm256_i32gather_epi32(top_base, index, 1);
+                const __m256i bottom = _mm256_i32gather_epi32(bottom_base, index, 1);
+                const __m256 p00 = _mm256_cvtepi32_ps(_mm256_and_si256(top, low_byte));
+                const __m256 p01 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(top, 8), low_byte));
+                const __m256 p10 = _mm256_cvtepi32_ps(_mm256_and_si256(bottom, low_byte));
+                const __m256 p11 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(bottom, 8), low_byte));
+                const __m256 upper = _mm256_fmadd_ps(fu, _mm256_sub_ps(p01, p00), p00);
+                const __m256 lower = _mm256_fmadd_ps(fu, _mm256_sub_ps(p11, p10), p10);
+                const __m256 sample = _mm256_fmadd_ps(fw, _mm256_sub_ps(lower, upper), upper);
+                const __m256 ws = _mm256_mul_ps(_mm256_load_ps(window.w + k), sample);
+                acc_s = _mm256_add_ps(acc_s, ws);
+                acc_ss = _mm256_fmadd_ps(ws, sample, acc_ss);
+                acc_rs = _mm256_fmadd_ps(ws, _mm256_load_ps(window.r + k), acc_rs);
+            }
+            sum_s = horizontal_sum(acc_s);
+            sum_ss = horizontal_sum(acc_ss);
+            sum_rs = horizontal_sum(acc_rs);
+        }
+#else
+        {
+            alignas(32) float fu[kMaxWindowSamples], fw[kMaxWindowSamples], s[kMaxWindowSamples];
+            alignas(32) int32_t index[kMaxWindowSamples];
             for (int k = 0; k < count; ++k) {
-                const float ws = wr[k] * s[k];
-                sum_s += ws;
-                sum_ss += ws * s[k];
-                sum_rs += ws * rr[k];
+                const float z = hz + h[6] * dx[k] + h[7] * dy[k];
+                const float inv = 1.0f / z;
+                // Pixel centres are at +0.5: array coordinates are the pixel coordinates − 0.5.
+                float u = (hx + h[0] * dx[k] + h[1] * dy[k]) * inv - 0.5f;
+                float w = (hy + h[3] * dx[k] + h[4] * dy[k]) * inv - 0.5f;
+                u = std::min(std::max(u, 0.0f), umax);
+                w = std::min(std::max(w, 0.0f), wmax);
+                const int32_t iu = static_cast<int32_t>(u), iw = static_cast<int32_t>(w);
+                fu[k] = u - static_cast<float>(iu);
+                fw[k] = w - static_cast<float>(iw);
+                index[k] = iw * stride + iu;
+            }
+            for (int k = 0; k < count; ++k) {
+                const uint8_t* p = image + index[k];
+                const float p00 = p[0], p01 = p[1], p10 = p[stride], p11 = p[stride + 1];
+                const float top = p00 + fu[k] * (p01 - p00);
+                const float bottom = p10 + fu[k] * (p11 - p10);
+                s[k] = top + fw[k] * (bottom - top);
+            }
+            {
+#pragma clang fp reassociate(on)
+                const float* wr = window.w;
+                const float* rr = window.r;
+                for (int k = 0; k < count; ++k) {
+                    const float ws = wr[k] * s[k];
+                    sum_s += ws;
+                    sum_ss += ws * s[k];
+                    sum_rs += ws * rr[k];
+                }
             }
         }
+#endif
         const float variance_s = sum_ss - sum_s * sum_s;
         if (variance_s < 1e-6f) return kNoCost;
         const float covariance = sum_rs - window.mean * sum_s;
@@ -507,7 +570,7 @@ private:
                     best_y = qy;
                 }
             }
-            if (best_x >= 0) candidates[candidate_count++] = carried(best_x, best_y, x, y);
+            if (best_x >= 0) add_candidate(carried(best_x, best_y, x, y), candidates, candidate_count);
         }
         static const int kNear[8][2] = {{1, 2}, {2, 1}, {2, 3}, {3, 2}, {1, 4}, {4, 1}, {3, 4}, {4, 3}};
         static const int kQuadrant[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -524,7 +587,7 @@ private:
                     best_y = qy;
                 }
             }
-            if (best_x >= 0) candidates[candidate_count++] = carried(best_x, best_y, x, y);
+            if (best_x >= 0) add_candidate(carried(best_x, best_y, x, y), candidates, candidate_count);
         }
 
         // Costs of every candidate in every view (the current one's are kept from when it was
@@ -567,14 +630,18 @@ private:
         if (!in_range(perturbed_d)) perturbed_d = current.depth;
         float fine_d = current.depth * (1.0f + 0.25f * depth_step * rng.symmetric());
         if (!in_range(fine_d)) fine_d = current.depth;
-        trials[0] = make(random_d, random_n);
-        trials[1] = make(random_d, current.n);
-        trials[2] = make(current.depth, random_n);
-        trials[3] = make(perturbed_d, current.n);
-        trials[4] = make(current.depth, perturbed_n);
-        trials[5] = make(perturbed_d, perturbed_n);
-        trials[6] = make(fine_d, fine_n);
-        for (const Hypothesis& trial : trials) {
+        int trial_count = 0;
+        trials[trial_count++] = make(perturbed_d, current.n);
+        trials[trial_count++] = make(current.depth, perturbed_n);
+        trials[trial_count++] = make(perturbed_d, perturbed_n);
+        trials[trial_count++] = make(fine_d, fine_n);
+        if (options_.random_hypotheses) {
+            trials[trial_count++] = make(random_d, random_n);
+            trials[trial_count++] = make(random_d, current.n);
+            trials[trial_count++] = make(current.depth, random_n);
+        }
+        for (int t = 0; t < trial_count; ++t) {
+            const Hypothesis& trial = trials[t];
             float trial_costs[kMaxSources];
             view_costs(window, trial, x, y, selected, trial_costs);
             const float cost = weighted_cost(trial_costs, weights);
@@ -591,6 +658,18 @@ private:
     }
 
     static Hypothesis make(float depth, const float* n) { return Hypothesis{depth, {n[0], n[1], n[2]}}; }
+
+    /// Appends `h` unless a candidate already holds (nearly) the same plane: converged regions
+    /// propagate one plane to many neighbours, and scoring it twice would change nothing.
+    static void add_candidate(const Hypothesis& h, Hypothesis* candidates, int& count) {
+        for (int c = 0; c < count; ++c) {
+            const Hypothesis& o = candidates[c];
+            if (std::fabs(h.depth - o.depth) < 1e-5f * h.depth &&
+                h.n[0] * o.n[0] + h.n[1] * o.n[1] + h.n[2] * o.n[2] > 0.999999f)
+                return;
+        }
+        candidates[count++] = h;
+    }
 
     Hypothesis carried(int qx, int qy, int x, int y) const {
         Hypothesis h = stored(static_cast<size_t>(qy) * width_ + qx);

@@ -13,24 +13,29 @@ import ReconstructionCore
 /// 6. Fuse the filtered depth maps into points (`DepthMapFusion`).
 public struct DenseStereo: Sendable {
     public struct Options: Sendable, Equatable {
-        /// Photos are reduced by 1, 2, 4 or 8 (JPEG decodes at that size directly) until their
-        /// longer side is at most this, pixels.
-        public var maxImageDimension = 1024
+        /// Photos are scaled down until their longer side is at most this, pixels (JPEG decodes
+        /// at 1/2, 1/4 or 1/8 directly; area resampling does the rest). Stereo time grows with the
+        /// pixel count: 768 gives fountain-P11's 3072 × 2048 photos 768 × 512.
+        public var maxImageDimension = 768
         public var viewSelection = StereoViewSelection.Options()
         /// Iterations of a first photometric pass at half the working resolution, whose result
         /// starts the full-resolution one (0: start that one from random hypotheses). The pass
         /// otherwise uses the `photometric` options.
         public var coarseIterations = 3
-        /// The photometric pass at the working resolution.
+        /// The photometric pass at the working resolution. It tries random hypotheses only
+        /// when there is no coarse pass to start from; with a coarse pass, 0 iterations skip it
+        /// (the coarse result, carried up, stands in for it).
         public var photometric: DepthMapEstimator.Options = {
             var options = DepthMapEstimator.Options()
             options.iterations = 1
+            options.randomHypotheses = false
             return options
         }()
         /// The geometric-consistency pass (starts from the photometric result).
         public var geometric: DepthMapEstimator.Options = {
             var options = DepthMapEstimator.Options()
             options.iterations = 1
+            options.randomHypotheses = false
             return options
         }()
         /// Run the geometric-consistency pass.
@@ -142,9 +147,11 @@ public struct DenseStereo: Sendable {
         let loaded = images
 
         // PatchMatch passes, one view at a time with all workers inside the kernel (its
-        // checkerboard rows share out evenly, so no core idles at the end of a pass).
-        func pass(_ stage: Stage, options passOptions: DepthMapEstimator.Options, coarse: Bool,
-                  initial: [DepthMapEstimator.Estimate]?, sourceDepths: [DepthMap?]?) throws -> [DepthMapEstimator.Estimate] {
+        // checkerboard rows share out evenly, so no core idles at the end of a pass). Each pass
+        // hands its estimates on and drops what the next one does not need, so memory stays at
+        // about one depth map, normal map and cost map per view.
+        func pass(_ stage: Stage, options passOptions: DepthMapEstimator.Options, coarse: Bool, sourceDepths: [DepthMap?]?,
+                  initial: (Int) -> DepthMapEstimator.Estimate?, consume: (Int, DepthMapEstimator.Estimate) -> Void) throws {
             var estimatorOptions = passOptions
             estimatorOptions.threads = workers
             let estimator = DepthMapEstimator(options: estimatorOptions)
@@ -153,51 +160,80 @@ public struct DenseStereo: Sendable {
                 return DepthMapEstimator.View(image: level.gray, intrinsics: level.intrinsics,
                                               cameraFromWorld: views[v].worldFromCamera.inverse, depth: sourceDepths?[v])
             }
-            return try timed(stage) {
-                try active.indices.map { a in
-                    defer { progress(Progress(stage: stage, fraction: Double(a + 1) / Double(active.count))) }
-                    let v = active[a]
-                    let reference = view(v)
-                    return try estimator.estimate(reference: reference, sources: plans[v].sources.map(view),
-                                                  depthRange: plans[v].depthRange!, mask: coarse ? loaded[v]!.halved.mask : loaded[v]!.level.mask,
-                                                  initial: initial?[a])
+            try timed(stage) {
+                for (a, v) in active.enumerated() {
+                    let estimate = try estimator.estimate(
+                        reference: view(v), sources: plans[v].sources.map(view), depthRange: plans[v].depthRange!,
+                        mask: coarse ? loaded[v]!.halved.mask : loaded[v]!.level.mask, initial: initial(a))
+                    consume(a, estimate)
+                    progress(Progress(stage: stage, fraction: Double(a + 1) / Double(active.count)))
                 }
             }
         }
 
         // Coarse photometric pass at half resolution, carried up to start the full-resolution one.
-        var initial: [DepthMapEstimator.Estimate]?
+        var coarse = [DepthMapEstimator.Estimate?](repeating: nil, count: active.count)
+        var photometricOptions = options.photometric
         if options.coarseIterations > 0 {
             var coarseOptions = options.photometric
             coarseOptions.iterations = options.coarseIterations
-            let coarse = try pass(.coarse, options: coarseOptions, coarse: true, initial: nil, sourceDepths: nil)
-            initial = active.indices.map { a in
-                coarse[a].upsampled(from: loaded[active[a]]!.halved.intrinsics, to: loaded[active[a]]!.level.intrinsics)
-            }
+            coarseOptions.randomHypotheses = true
+            try pass(.coarse, options: coarseOptions, coarse: true, sourceDepths: nil, initial: { _ in nil },
+                     consume: { a, estimate in coarse[a] = estimate })
+        } else {
+            photometricOptions.randomHypotheses = true
         }
-        let photometric = try pass(.photometric, options: options.photometric, coarse: false, initial: initial, sourceDepths: nil)
-        var estimates = photometric
+        // The next pass starts from the depths and normals only (the kernel rescores them).
+        var estimates = [DepthMapEstimator.Estimate?](repeating: nil, count: active.count)
+        func upsampledCoarse(_ a: Int) -> DepthMapEstimator.Estimate? {
+            defer { coarse[a] = nil }
+            let level = loaded[active[a]]!
+            return coarse[a].map { $0.upsampled(from: level.halved.intrinsics, to: level.level.intrinsics) }
+        }
+        if photometricOptions.iterations > 0 || options.coarseIterations == 0 {
+            photometricOptions.iterations = max(1, photometricOptions.iterations)
+            try pass(.photometric, options: photometricOptions, coarse: false, sourceDepths: nil, initial: upsampledCoarse,
+                     consume: { a, estimate in
+                         estimates[a] = estimate
+                         if options.geometricPass { estimates[a]!.costs = [] }
+                     })
+        } else {
+            // No full-resolution photometric iteration: the coarse result, carried up, is the
+            // photometric estimate.
+            for a in active.indices { estimates[a] = upsampledCoarse(a) }
+        }
         if options.geometricPass {
             var depths = [DepthMap?](repeating: nil, count: views.count)
-            for (a, v) in active.enumerated() { depths[v] = photometric[a].depth }
-            estimates = try pass(.geometric, options: options.geometric, coarse: false, initial: photometric, sourceDepths: depths)
+            for (a, v) in active.enumerated() { depths[v] = estimates[a]!.depth }
+            var photometric = estimates
+            try pass(.geometric, options: options.geometric, coarse: false, sourceDepths: depths, initial: { a in
+                defer { photometric[a] = nil }
+                return photometric[a]
+            }, consume: { a, estimate in estimates[a] = estimate })
         }
 
-        // Filter against the neighbours' depth maps (neighbours index the result's views).
+        // Filter against the neighbours' unfiltered depth maps (neighbours index the result's views).
         var resultIndexOf = [Int](repeating: -1, count: views.count)
         for (a, v) in active.enumerated() { resultIndexOf[v] = a }
-        let candidates = active.enumerated().map { a, v in
-            DepthConsistencyFilter.Candidate(
-                view: ViewDepth(name: views[v].name, intrinsics: loaded[v]!.level.intrinsics, worldFromCamera: views[v].worldFromCamera,
-                                depth: estimates[a].depth, normalsInCamera: estimates[a].normalsInCamera,
-                                image: loaded[v]!.rgb, neighbours: plans[v].sources.map { resultIndexOf[$0] }.filter { $0 >= 0 }),
-                costs: estimates[a].costs)
-        }
+        let rawDepths = estimates.map { $0!.depth }
         let filter = DepthConsistencyFilter(options: options.filter)
-        let filtered = timed(.filtering) {
-            parallelMap(candidates.count, workers: workers) { a in filter.filter(a, in: candidates) }
+        var filtered: [ViewDepth] = []
+        timed(.filtering) {
+            for (a, v) in active.enumerated() {
+                let neighbours = plans[v].sources.map { resultIndexOf[$0] }.filter { $0 >= 0 }
+                let estimate = estimates[a]!
+                estimates[a] = nil
+                let view = ViewDepth(name: views[v].name, intrinsics: loaded[v]!.level.intrinsics,
+                                     worldFromCamera: views[v].worldFromCamera, depth: estimate.depth,
+                                     normalsInCamera: estimate.normalsInCamera, image: loaded[v]!.rgb, neighbours: neighbours)
+                let others = neighbours.map {
+                    DepthConsistencyFilter.Neighbour(intrinsics: loaded[active[$0]]!.level.intrinsics,
+                                                     worldFromCamera: views[active[$0]].worldFromCamera, depth: rawDepths[$0])
+                }
+                filtered.append(filter.filter(view, costs: estimate.costs, neighbours: others, workers: workers))
+                progress(Progress(stage: .filtering, fraction: Double(a + 1) / Double(active.count)))
+            }
         }
-        progress(Progress(stage: .filtering, fraction: 1))
 
         let cloud = timed(.fusion) { DepthMapFusion(options: options.fusion).fuse(filtered) }
         progress(Progress(stage: .fusion, fraction: 1))

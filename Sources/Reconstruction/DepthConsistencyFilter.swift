@@ -18,77 +18,72 @@ public struct DepthConsistencyFilter: Sendable {
         public init() {}
     }
 
-    /// One view's estimate before filtering: its raw depths, normals and costs.
-    public struct Candidate: Sendable {
-        public var view: ViewDepth
-        /// Matching cost per pixel (lower is better).
-        public var costs: [Float]
-        public init(view: ViewDepth, costs: [Float]) {
-            self.view = view
-            self.costs = costs
+    /// A neighbour view's camera and its (unfiltered) depth map.
+    public struct Neighbour: Sendable {
+        public var intrinsics: CameraIntrinsics
+        public var worldFromCamera: RigidTransform
+        public var depth: DepthMap
+        public init(intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform, depth: DepthMap) {
+            self.intrinsics = intrinsics
+            self.worldFromCamera = worldFromCamera
+            self.depth = depth
         }
     }
 
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    /// Filters view `index` against its neighbours' depth maps (unfiltered depths of the others
-    /// are fine: agreement needs both to be right). Returns the view with dropped depths set to 0,
-    /// their normals zeroed and a confidence per pixel.
-    public func filter(_ index: Int, in candidates: [Candidate]) -> ViewDepth {
-        let candidate = candidates[index]
-        var view = candidate.view
+    /// Filters `view` (raw depths and normals, `costs` per pixel) against its neighbours' depth
+    /// maps (unfiltered depths are fine: agreement needs both to be right). Returns the view with
+    /// dropped depths set to 0, their normals zeroed and a confidence per pixel. Rows are shared
+    /// among `workers` threads.
+    public func filter(_ view: ViewDepth, costs: [Float], neighbours: [Neighbour], workers: Int = 1) -> ViewDepth {
         let reference = PinholeProjector(intrinsics: view.intrinsics, worldFromCamera: view.worldFromCamera)
-        let neighbours = view.neighbours.filter { $0 != index && candidates.indices.contains($0) }.map { j in
-            (projector: PinholeProjector(intrinsics: candidates[j].view.intrinsics,
-                                         worldFromCamera: candidates[j].view.worldFromCamera),
-             depth: candidates[j].view.depth.metres)
+        let others = neighbours.map {
+            (projector: PinholeProjector(intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera), depth: $0.depth.metres)
         }
         let width = view.depth.width, height = view.depth.height
-        var depth = view.depth.metres
-        var normals = view.normalsInCamera.isEmpty ? [SIMD3<Float>](repeating: .zero, count: width * height) : view.normalsInCamera
-        var confidence = [Float](repeating: 0, count: width * height)
+        let depths = view.depth.metres
         let maxError2 = options.maxReprojectionErrorPixels * options.maxReprojectionErrorPixels
         let fullViews = Float(max(1, options.viewsForFullConfidence))
-        candidate.costs.withUnsafeBufferPointer { costs in
-            for row in 0..<height {
-                for column in 0..<width {
-                    let i = row * width + column
-                    let d = depth[i]
-                    guard d > 0, costs[i] <= options.maxCost else {
-                        depth[i] = 0
-                        normals[i] = .zero
-                        continue
-                    }
-                    let world = reference.toWorld(reference.backProject(column: column, row: row, depth: d))
-                    let pixel = SIMD2<Float>(Float(column) + 0.5, Float(row) + 0.5)
-                    var agreeing = 0
-                    for neighbour in neighbours {
-                        let inNeighbour = neighbour.projector.toCamera(world)
-                        guard let q = neighbour.projector.project(inNeighbour),
-                              let j = neighbour.projector.pixelIndex(q) else { continue }
-                        let dj = neighbour.depth[j]
-                        guard dj > 0 else { continue }
-                        let back = reference.toCamera(neighbour.projector.toWorld(
-                            neighbour.projector.backProject(x: q.x, y: q.y, depth: dj)))
-                        guard let p = reference.project(back) else { continue }
-                        let e = p - pixel
-                        if (e * e).sum() <= maxError2, abs(back.z - d) <= options.maxRelativeDepthDifference * d {
-                            agreeing += 1
-                        }
-                    }
-                    if agreeing >= options.minConsistentViews {
-                        confidence[i] = max(0, min(1, 1 - costs[i])) * min(1, Float(agreeing) / fullViews)
-                    } else {
-                        depth[i] = 0
-                        normals[i] = .zero
+        let options = self.options
+        // Per row: the confidence of each pixel (0 = dropped).
+        let rows = parallelMap(height, workers: workers) { row -> [Float] in
+            var confidence = [Float](repeating: 0, count: width)
+            for column in 0..<width {
+                let i = row * width + column
+                let d = depths[i]
+                guard d > 0, costs[i] <= options.maxCost else { continue }
+                let world = reference.toWorld(reference.backProject(column: column, row: row, depth: d))
+                let pixel = SIMD2<Float>(Float(column) + 0.5, Float(row) + 0.5)
+                var agreeing = 0
+                for other in others {
+                    let inOther = other.projector.toCamera(world)
+                    guard let q = other.projector.project(inOther), let j = other.projector.pixelIndex(q) else { continue }
+                    let dj = other.depth[j]
+                    guard dj > 0 else { continue }
+                    let back = reference.toCamera(other.projector.toWorld(other.projector.backProject(x: q.x, y: q.y, depth: dj)))
+                    guard let p = reference.project(back) else { continue }
+                    let e = p - pixel
+                    if (e * e).sum() <= maxError2, abs(back.z - d) <= options.maxRelativeDepthDifference * d {
+                        agreeing += 1
                     }
                 }
+                if agreeing >= options.minConsistentViews {
+                    // Never exactly 0 for a kept depth (0 marks a dropped one).
+                    confidence[column] = max(1e-3, min(1, 1 - costs[i]) * min(1, Float(agreeing) / fullViews))
+                }
             }
+            return confidence
         }
-        view.depth = DepthMap(width: width, height: height, metres: depth)
-        view.normalsInCamera = normals
-        view.confidence = confidence
-        return view
+        var result = view
+        result.confidence = rows.flatMap { $0 }
+        var normals = view.normalsInCamera.count == width * height ? view.normalsInCamera : []
+        for i in 0..<(width * height) where result.confidence[i] == 0 {
+            result.depth.metres[i] = 0
+            if !normals.isEmpty { normals[i] = .zero }
+        }
+        result.normalsInCamera = normals
+        return result
     }
 }

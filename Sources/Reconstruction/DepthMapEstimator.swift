@@ -33,10 +33,15 @@ public struct DepthMapEstimator: Sendable {
         public var depthPerturbation: Float = 0.02
         /// Normal perturbation of the first refinement, radians (halved every iteration).
         public var normalPerturbation: Float = 0.3
+        /// Refinement also tries random depths and normals (needed from a random start; a pass
+        /// refining a good start can do without).
+        public var randomHypotheses = true
         /// Seed of the random hypotheses.
         public var seed: UInt32 = 1
         /// Threads inside the kernel (use 1 when several images run in parallel).
         public var threads = 1
+        /// Run the portable kernel even where the AVX2 + FMA one could run (for testing).
+        public var portableKernel = false
         public init() {}
     }
 
@@ -164,7 +169,8 @@ public struct DepthMapEstimator: Sendable {
             good_cost: options.goodCost, bad_cost: options.badCost, min_good: Int32(options.minGoodCandidates),
             max_bad: Int32(options.maxBadCandidates), geometric_weight: options.geometricWeight,
             geometric_max_error: options.geometricMaxErrorPixels, depth_perturbation: options.depthPerturbation,
-            normal_perturbation: options.normalPerturbation, seed: options.seed, num_threads: Int32(options.threads))
+            normal_perturbation: options.normalPerturbation, random_hypotheses: options.randomHypotheses ? 1 : 0,
+            seed: options.seed, num_threads: Int32(options.threads), portable_kernel: options.portableKernel ? 1 : 0)
     }
 
     private static func cView(_ view: View, gray: UnsafePointer<UInt8>?, sourceFromReference: RigidTransform,

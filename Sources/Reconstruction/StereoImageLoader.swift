@@ -20,29 +20,44 @@ struct StereoImage: Sendable {
 
 /// Decodes, reduces and undistorts photos for dense stereo.
 enum StereoImageLoader {
-    /// The power-of-two reduction (1, 2, 4 or 8) that brings the longer side to at most
-    /// `maxDimension` (8 at most).
-    static func reduction(width: Int, height: Int, maxDimension: Int) -> Int {
+    /// The working size: the photo's, scaled down (aspect kept) so the longer side is at most
+    /// `maxDimension`.
+    static func workingSize(width: Int, height: Int, maxDimension: Int) -> (width: Int, height: Int) {
+        guard max(width, height) > maxDimension, maxDimension > 0 else { return (width, height) }
+        let scale = Double(maxDimension) / Double(max(width, height))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    /// The largest power-of-two reduction (1, 2, 4 or 8) that keeps the photo at least as large
+    /// as `target` (JPEG decodes at that size directly; the rest is area resampling).
+    static func reduction(width: Int, height: Int, target: (width: Int, height: Int)) -> Int {
         var r = 1
-        while r < 8, max(width, height) > maxDimension * r { r *= 2 }
+        while r < 8, width / (2 * r) >= target.width, height / (2 * r) >= target.height { r *= 2 }
         return r
     }
 
     static func load(_ view: DenseStereo.View, maxDimension: Int) throws -> StereoImage {
         var intrinsics = view.intrinsics
-        let rgb: RGBImage
+        var rgb: RGBImage
         switch view.image {
         case .file(let url):
-            let r = reduction(width: intrinsics.width, height: intrinsics.height, maxDimension: maxDimension)
+            let target = workingSize(width: intrinsics.width, height: intrinsics.height, maxDimension: maxDimension)
+            let r = reduction(width: intrinsics.width, height: intrinsics.height, target: target)
             rgb = try ImageCodec.decodeRGB(try Data(contentsOf: url), reduction: r)
             intrinsics = reduced(intrinsics, by: r, toWidth: rgb.width, height: rgb.height)
         case .pixels(let image):
             if intrinsics.width != image.width || intrinsics.height != image.height {
                 intrinsics = intrinsics.scaled(toWidth: image.width, height: image.height)
             }
-            let r = reduction(width: image.width, height: image.height, maxDimension: maxDimension)
+            let target = workingSize(width: image.width, height: image.height, maxDimension: maxDimension)
+            let r = reduction(width: image.width, height: image.height, target: target)
             rgb = r == 1 ? image : boxReduced(image, by: r)
             intrinsics = reduced(intrinsics, by: r, toWidth: rgb.width, height: rgb.height)
+        }
+        let target = workingSize(width: rgb.width, height: rgb.height, maxDimension: maxDimension)
+        if (rgb.width, rgb.height) != target {
+            rgb = areaResampled(rgb, width: target.width, height: target.height)
+            intrinsics = intrinsics.scaled(toWidth: target.width, height: target.height)
         }
         var mask = view.mask.map { resampled($0, width: rgb.width, height: rgb.height) }
         var pixels = rgb
@@ -54,6 +69,58 @@ enum StereoImageLoader {
         }
         let level = StereoImage.Level(gray: gray(pixels), intrinsics: intrinsics, mask: mask)
         return StereoImage(rgb: pixels, level: level, halved: halved(level))
+    }
+
+    /// Downsampling by any factor ≥ 1: each output pixel is the mean of the input area it covers
+    /// (partly covered pixels weighted by their overlap), rows then columns.
+    static func areaResampled(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        /// For each output index, the input indices it covers and their overlap weights (sum 1).
+        func taps(input: Int, output: Int) -> [[(index: Int, weight: Float)]] {
+            let scale = Double(input) / Double(output)
+            return (0..<output).map { o in
+                let start = Double(o) * scale, end = Double(o + 1) * scale
+                var list: [(Int, Float)] = []
+                var i = Int(start)
+                while Double(i) < end, i < input {
+                    let overlap = min(end, Double(i + 1)) - max(start, Double(i))
+                    if overlap > 1e-9 { list.append((i, Float(overlap / scale))) }
+                    i += 1
+                }
+                return list
+            }
+        }
+        let columns = taps(input: image.width, output: width), rows = taps(input: image.height, output: height)
+        var horizontal = [Float](repeating: 0, count: image.height * width * 3)
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<image.height {
+                for x in 0..<width {
+                    var sum = SIMD3<Float>.zero
+                    for (i, w) in columns[x] {
+                        let p = 3 * (y * image.width + i)
+                        sum += w * SIMD3(Float(src[p]), Float(src[p + 1]), Float(src[p + 2]))
+                    }
+                    let o = 3 * (y * width + x)
+                    horizontal[o] = sum.x
+                    horizontal[o + 1] = sum.y
+                    horizontal[o + 2] = sum.z
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = SIMD3<Float>.zero
+                for (j, w) in rows[y] {
+                    let p = 3 * (j * width + x)
+                    sum += w * SIMD3(horizontal[p], horizontal[p + 1], horizontal[p + 2])
+                }
+                let o = 3 * (y * width + x)
+                out[o] = UInt8(min(255, max(0, sum.x.rounded())))
+                out[o + 1] = UInt8(min(255, max(0, sum.y.rounded())))
+                out[o + 2] = UInt8(min(255, max(0, sum.z.rounded())))
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: out)
     }
 
     /// The level at half size: 2 × 2 means of grey, a mask pixel set when any of its four is.

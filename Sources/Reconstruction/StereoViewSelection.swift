@@ -49,8 +49,8 @@ public struct StereoViewSelection: Sendable {
     public init(options: Options = Options()) { self.options = options }
 
     /// Plans every view. `points` are sparse world points with the views that observe them; with
-    /// none, sources come from the cameras' geometry around `fallbackDepthRange`'s middle and
-    /// every range is `fallbackDepthRange`.
+    /// none, sources come from the cameras' geometry at the geometric mean of
+    /// `fallbackDepthRange` and every range is `fallbackDepthRange`.
     public func plan(cameras: [Camera], points: [DenseStereo.SparsePoint],
                      fallbackDepthRange: ClosedRange<Float>? = nil) -> [Plan] {
         let centres = cameras.map { $0.worldFromCamera.translation }
@@ -64,7 +64,7 @@ public struct StereoViewSelection: Sendable {
             if observed[r].count >= options.minSharedPoints {
                 sources = sparseSources(of: r, centres: centres, points: points, observed: observed[r])
             } else if let range {
-                sources = geometricSources(of: r, cameras: cameras, depth: Double(range.lowerBound + range.upperBound) / 2)
+                sources = geometricSources(of: r, cameras: cameras, depth: Double(range.lowerBound * range.upperBound).squareRoot())
             } else {
                 sources = []
             }

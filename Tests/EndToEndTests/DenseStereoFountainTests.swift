@@ -8,7 +8,7 @@ import XCTest
 /// when DENSE_FOUNTAIN is set: to a COLMAP text model folder of the scene (cameras.txt,
 /// images.txt, points3D.txt, e.g. from `photogrammetry poses … -o out` → out/colmap), or to `gt`
 /// for the ground-truth cameras without sparse points. DENSE_OUT names a folder for the fused
-/// cloud (PLY). Measure memory with `/usr/bin/time -v swift test … --filter DenseStereoFountainTests`.
+/// cloud (PLY); DENSE_MAX_DIMENSION sets the working size (default 768). Measure memory with `/usr/bin/time -v swift test … --filter DenseStereoFountainTests`.
 final class DenseStereoFountainTests: XCTestCase {
     func testFountainDenseStereo() throws {
         guard let model = ProcessInfo.processInfo.environment["DENSE_FOUNTAIN"] else {
@@ -34,6 +34,9 @@ final class DenseStereoFountainTests: XCTestCase {
             options.fallbackDepthRange = 3...30
         } else {
             input = try Self.loadCOLMAPText(URL(fileURLWithPath: model), imagesDirectory: imagesURL)
+        }
+        if let size = ProcessInfo.processInfo.environment["DENSE_MAX_DIMENSION"].flatMap(Int.init) {
+            options.maxImageDimension = size
         }
         let start = Date()
         let result = try DenseStereo(options: options).run(input)

@@ -95,4 +95,70 @@ final class DenseStereoTests: XCTestCase {
         XCTAssertEqual(result.views.count, 5)
         XCTAssertGreaterThan(result.pointCloud.count, 1000)
     }
+
+    /// Photos from a camera with radial distortion are undistorted first: the depth maps are
+    /// those of the pinhole camera with the same focal length and principal point.
+    func testDistortedPhotosGiveUndistortedDepthMaps() throws {
+        var scene = StereoTestScene.slantedPlane(width: 160, height: 120)
+        scene.intrinsics.k1 = -0.08
+        scene.intrinsics.k2 = 0.01
+        var input = Self.input(scene)
+        input.points = Self.input({ var pinhole = scene; pinhole.intrinsics.k1 = 0; pinhole.intrinsics.k2 = 0; return pinhole }()).points
+        let result = try DenseStereo(options: Self.options()).run(input)
+        let view = result.views[0]
+        XCTAssertFalse(view.intrinsics.hasDistortion)
+        XCTAssertEqual(view.intrinsics.fx, scene.intrinsics.fx)
+        var pinhole = scene
+        pinhole.intrinsics.k1 = 0
+        pinhole.intrinsics.k2 = 0
+        let truth = pinhole.trueDepth(camera: 0)
+        let valid = view.depth.metres.indices.filter { view.depth.metres[$0] > 0 }
+        let within = valid.filter { abs(view.depth.metres[$0] - truth.metres[$0]) <= 0.005 * truth.metres[$0] }
+        XCTAssertGreaterThan(valid.count, truth.metres.count / 2)
+        XCTAssertGreaterThanOrEqual(Double(within.count), 0.97 * Double(valid.count))
+    }
+
+    /// A working size that is not a power-of-two reduction (240 × 180 → 160 × 120) keeps the
+    /// geometry exact: depths match the truth of the camera at the reported intrinsics.
+    func testAreaResampledWorkingSizeKeepsGeometry() throws {
+        let scene = StereoTestScene.slantedPlane(width: 240, height: 180)
+        var options = Self.options()
+        options.maxImageDimension = 160
+        let result = try DenseStereo(options: options).run(Self.input(scene))
+        let view = result.views[0]
+        XCTAssertEqual(view.depth.width, 160)
+        XCTAssertEqual(view.depth.height, 120)
+        XCTAssertEqual(view.intrinsics.fx, scene.intrinsics.fx * 2 / 3, accuracy: 1e-9)
+        var atWorkingSize = scene
+        atWorkingSize.intrinsics = view.intrinsics
+        let truth = atWorkingSize.trueDepth(camera: 0)
+        let valid = view.depth.metres.indices.filter { view.depth.metres[$0] > 0 }
+        let within = valid.filter { abs(view.depth.metres[$0] - truth.metres[$0]) <= 0.005 * truth.metres[$0] }
+        XCTAssertGreaterThan(valid.count, truth.metres.count / 2)
+        XCTAssertGreaterThanOrEqual(Double(within.count), 0.97 * Double(valid.count))
+    }
+
+    /// Input from a structure-from-motion result: registered images only, points re-indexed.
+    func testInputFromSparseSceneKeepsRegisteredImagesAndReindexesTracks() {
+        let k = CameraIntrinsics(width: 100, height: 80, fx: 90, fy: 90, cx: 50, cy: 40)
+        let pose = RigidTransform(rotation: .identity, translation: Vector3(0.5, 0, 1))
+        func image(_ name: String, _ cameraFromWorld: RigidTransform?) -> SparseScene.Image {
+            SparseScene.Image(name: name, intrinsics: k, intrinsicsSource: .given, cameraFromWorld: cameraFromWorld,
+                              unregisteredReason: cameraFromWorld == nil ? "not registered" : nil, keypoints: [],
+                              pointIndexOfKeypoint: [])
+        }
+        let scene = SparseScene(
+            images: [image("a.jpg", .identity), image("b.jpg", nil), image("c.jpg", pose)],
+            points: [SparseScene.Point(position: Vector3(0, 0, 5), rgb: (1, 2, 3), meanReprojectionErrorPixels: 0.5,
+                                       track: [.init(imageIndex: 0, keypointIndex: 0), .init(imageIndex: 1, keypointIndex: 0),
+                                               .init(imageIndex: 2, keypointIndex: 0)])])
+        let input = DenseStereo.Input(scene: scene, imagesDirectory: URL(fileURLWithPath: "/photos"), masks: ["c.jpg": GrayImage(width: 2, height: 2)])
+        XCTAssertEqual(input.views.map(\.name), ["a.jpg", "c.jpg"])
+        XCTAssertEqual(input.views[1].worldFromCamera.translation, pose.inverse.translation)
+        XCTAssertNil(input.views[0].mask)
+        XCTAssertNotNil(input.views[1].mask)
+        guard case .file(let url) = input.views[1].image else { return XCTFail("expected a file") }
+        XCTAssertEqual(url.path, "/photos/c.jpg")
+        XCTAssertEqual(input.points.map(\.viewIndices), [[0, 1]])
+    }
 }

@@ -57,9 +57,10 @@ final class DepthMapEstimatorTests: XCTestCase {
         }
     }
 
-    static func estimator() -> DepthMapEstimator {
+    static func estimator(portable: Bool = false) -> DepthMapEstimator {
         var options = DepthMapEstimator.Options()
         options.threads = 2
+        options.portableKernel = portable
         return DepthMapEstimator(options: options)
     }
 
@@ -85,5 +86,29 @@ final class DepthMapEstimatorTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(result.withinTolerance, 0.95)
         XCTAssertLessThan(result.medianNormalErrorDegrees, 3)
         XCTAssertGreaterThanOrEqual(result.normalsWithin, 0.85)
+    }
+
+    /// The portable kernel (what CPUs without AVX2 run) is as accurate as the vector one.
+    func testPortableKernelIsAsAccurate() throws {
+        let scene = StereoTestScene.slantedPlane()
+        let views = Self.views(of: scene)
+        let estimate = try Self.estimator(portable: true).estimate(reference: views[0], sources: Array(views[1...]), depthRange: 2...12)
+        let result = Self.accuracy(estimate, scene: scene)
+        XCTAssertGreaterThan(result.coverage, 0.9)
+        XCTAssertGreaterThanOrEqual(result.withinTolerance, 0.95)
+        XCTAssertLessThan(result.medianNormalErrorDegrees, 3)
+    }
+
+    /// The estimate does not depend on how many threads the kernel uses.
+    func testThreadCountDoesNotChangeTheResult() throws {
+        let scene = StereoTestScene.slantedPlane(width: 120, height: 90)
+        let views = Self.views(of: scene)
+        var one = DepthMapEstimator.Options()
+        one.threads = 1
+        var three = one
+        three.threads = 3
+        let a = try DepthMapEstimator(options: one).estimate(reference: views[0], sources: Array(views[1...]), depthRange: 2...12)
+        let b = try DepthMapEstimator(options: three).estimate(reference: views[0], sources: Array(views[1...]), depthRange: 2...12)
+        XCTAssertEqual(a, b)
     }
 }

@@ -62,8 +62,11 @@ final class DepthMapFusionTests: XCTestCase {
         XCTAssertGreaterThan(cloud.count, 3000)
 
         // The consistency filter drops the block from view 0 and keeps the rest of it.
-        let candidates = views.map { DepthConsistencyFilter.Candidate(view: $0, costs: [Float](repeating: 0.1, count: $0.depth.metres.count)) }
-        let filtered = DepthConsistencyFilter().filter(0, in: candidates)
+        let neighbours = views[1...].map {
+            DepthConsistencyFilter.Neighbour(intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera, depth: $0.depth)
+        }
+        let filtered = DepthConsistencyFilter().filter(views[0], costs: [Float](repeating: 0.1, count: 120 * 90),
+                                                       neighbours: neighbours, workers: 2)
         let keptOutliers = outlier.filter { filtered.depth.metres[$0] > 0 }.count
         XCTAssertEqual(keptOutliers, 0)
         let kept = filtered.depth.metres.indices.filter { !outlier.contains($0) && filtered.depth.metres[$0] > 0 }.count

@@ -12,7 +12,8 @@ final class PatchMatchErrorPathTests: XCTestCase {
         rc_patch_match_options(depth_min: min, depth_max: max, iterations: 1, window_radius: 2, window_step: 1,
                                sigma_spatial: 2, sigma_color: 10, min_texture: 0, good_cost: 0.8, bad_cost: 1.2,
                                min_good: 1, max_bad: 3, geometric_weight: 0.2, geometric_max_error: 3,
-                               depth_perturbation: 0.02, normal_perturbation: 0.3, seed: 1, num_threads: 1)
+                               depth_perturbation: 0.02, normal_perturbation: 0.3, random_hypotheses: 1, seed: 1,
+                               num_threads: 1, portable_kernel: 0)
     }
 
     func view(_ pixels: UnsafePointer<UInt8>?, pixelCount: Int = width * height, x: Double = 0) -> rc_stereo_view {

@@ -23,11 +23,23 @@ struct StereoTestScene {
         var point: Vector3
     }
 
-    /// The first plane hit by the ray through pixel coordinates (x, y) of camera `camera`.
-    func hit(camera: Int, x: Double, y: Double) -> Hit? {
+    /// The first plane hit by the ray through pixel coordinates (x, y) of camera `camera`; with
+    /// `distorted`, (x, y) are pixels of the camera with the intrinsics' radial distortion.
+    func hit(camera: Int, x: Double, y: Double, distorted: Bool = false) -> Hit? {
         let worldFromCamera = cameraFromWorld[camera].inverse
         let k = intrinsics
-        let direction = worldFromCamera.rotation * Vector3((x - k.cx) / k.fx, (y - k.cy) / k.fy, 1)
+        var u = (x - k.cx) / k.fx, v = (y - k.cy) / k.fy
+        if distorted {
+            // Invert x_d = x (1 + k1 r² + k2 r⁴) by fixed-point iteration.
+            let ud = u, vd = v
+            for _ in 0..<20 {
+                let r2 = u * u + v * v
+                let d = 1 + k.k1 * r2 + k.k2 * r2 * r2
+                u = ud / d
+                v = vd / d
+            }
+        }
+        let direction = worldFromCamera.rotation * Vector3(u, v, 1)
         let origin = worldFromCamera.translation
         var best: Hit?
         for (index, plane) in planes.enumerated() {
@@ -42,7 +54,7 @@ struct StereoTestScene {
         return best
     }
 
-    /// Grey image of camera `camera`, 3 × 3 supersampled.
+    /// Grey image of camera `camera`, 3 × 3 supersampled, through the intrinsics' distortion.
     func render(camera: Int) -> GrayImage {
         var pixels = [UInt8](repeating: 0, count: intrinsics.width * intrinsics.height)
         for y in 0..<intrinsics.height {
@@ -51,7 +63,7 @@ struct StereoTestScene {
                 for sy in 0..<3 {
                     for sx in 0..<3 {
                         let px = Double(x) + (Double(sx) + 0.5) / 3, py = Double(y) + (Double(sy) + 0.5) / 3
-                        if let h = hit(camera: camera, x: px, y: py) { sum += texture(h) }
+                        if let h = hit(camera: camera, x: px, y: py, distorted: intrinsics.hasDistortion) { sum += texture(h) }
                     }
                 }
                 pixels[y * intrinsics.width + x] = UInt8(max(0, min(255, (sum / 9).rounded())))
@@ -72,7 +84,7 @@ struct StereoTestScene {
         return RGBImage(width: gray.width, height: gray.height, pixels: rgb)
     }
 
-    /// True depth (metres along z) per pixel centre; 0 where nothing is hit.
+    /// True depth (metres along z) per pixel centre of the undistorted camera; 0 where nothing is hit.
     func trueDepth(camera: Int) -> DepthMap {
         var depth = DepthMap(width: intrinsics.width, height: intrinsics.height)
         for y in 0..<intrinsics.height {

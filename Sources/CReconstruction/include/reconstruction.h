@@ -288,10 +288,15 @@ typedef struct {
     /// matching normal perturbation (radians, halved too).
     float depth_perturbation;
     float normal_perturbation;
+    /// 1: refinement also tries random depths and normals (needed when starting from random
+    /// hypotheses); 0: only perturbations of the current one (refining a good start).
+    int32_t random_hypotheses;
     /// Seed of the per-pixel random hypotheses (results do not depend on the thread count).
     uint32_t seed;
     /// Worker threads inside the kernel (≥ 1).
     int32_t num_threads;
+    /// 1: run the portable kernel even on a CPU with AVX2 and FMA (to test it).
+    int32_t portable_kernel;
 } rc_patch_match_options;
 
 /// Estimates a depth and normal per pixel of the reference view by PatchMatch stereo with
