@@ -1,12 +1,13 @@
 import Foundation
+import ReconstructionCore
 
 /// A small, fast deterministic random generator (SplitMix64). Every random choice of a capture comes
 /// from one of these, seeded from the capture's seed, the view index and a stream number, so a view
 /// renders the same bytes whatever thread renders it and in whatever order.
 struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+    private var generator: SeededGenerator
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
     /// A generator for one view and one purpose (`stream`), independent of every other pair.
     init(seed: UInt64, view: Int, stream: UInt64) {
@@ -14,17 +15,11 @@ struct SplitMix64: RandomNumberGenerator {
         let a = mixer.next()
         var second = SplitMix64(seed: a &+ UInt64(truncatingIfNeeded: view) &* 0x9E37_79B9_7F4A_7C15)
         let b = second.next()
-        state = b ^ (stream &* 0xD1B5_4A32_D192_ED03)
+        generator = SeededGenerator(seed: b ^ (stream &* 0xD1B5_4A32_D192_ED03))
         _ = next()
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }

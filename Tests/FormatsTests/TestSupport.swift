@@ -34,18 +34,8 @@ func maxDifference(_ a: Matrix3, _ b: Matrix3) -> Double {
     zip(a.m, b.m).map { abs($0 - $1) }.max() ?? 0
 }
 
-/// A deterministic pseudo-random byte source (SplitMix64), so fuzz failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A deterministic pseudo-random byte source (the core's SplitMix64), so fuzz failures reproduce.
+typealias SplitMix64 = SeededGenerator
 
 /// A small scene with known geometry: images "a.jpg" (registered), "b.jpg" (not registered) and
 /// "c.jpg" (registered), and 3 points seen by all of them.

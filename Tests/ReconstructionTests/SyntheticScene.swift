@@ -39,17 +39,10 @@ struct SyntheticScene {
     }
 }
 
-/// A small deterministic random generator (SplitMix64) so tests do not depend on the system RNG.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The core's seeded SplitMix64 generator, under the name the tests use.
+typealias SplitMix64 = SeededGenerator
+
+extension SeededGenerator {
     mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() >> 11) / Double(1 << 53) }
     /// Standard normal sample (Box–Muller).
     mutating func gaussian() -> Double {
