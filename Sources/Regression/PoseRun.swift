@@ -21,7 +21,7 @@ public struct PoseRun: Sendable {
         let report = try PoseEstimation(options: options).run(sources)
         try PoseExport.writeAll(scene: report.scene, imagesDirectory: capture.imagesDirectory, to: outputDirectory)
         let seconds = Date().timeIntervalSince(started)
-        let estimated = report.scene.images.map { NamedPose(name: $0.name, worldFromCamera: $0.cameraFromWorld?.inverse) }
+        let estimated = report.scene.namedPoses
         let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: capture.groundTruthPoses)
         return PoseRun(estimation: report, accuracy: accuracy, seconds: seconds)
     }

@@ -28,7 +28,7 @@ public struct ScalingRun: Codable, Sendable {
         let report = try PoseEstimation(options: options).run(sources) { progress in probe.enter(progress.stage.rawValue) }
         let stages = probe.finish()
         let total = Date().timeIntervalSince(started)
-        let estimated = report.scene.images.map { NamedPose(name: $0.name, worldFromCamera: $0.cameraFromWorld?.inverse) }
+        let estimated = report.scene.namedPoses
         let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: capture.groundTruthPoses)
         return ScalingRun(views: views, registered: report.scene.registeredCount, stages: stages, totalSeconds: total,
                           peakResidentBytes: stages.compactMap(\.peakResidentBytes).max(),

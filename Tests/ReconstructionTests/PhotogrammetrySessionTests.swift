@@ -83,7 +83,7 @@ final class PhotogrammetrySessionTests: XCTestCase {
         XCTAssertEqual(Set(poses.posesBySample.keys), Set(100..<110))
         XCTAssertEqual(poses.sampleIDs, Array(100..<110))
         XCTAssertEqual(poses.urlsBySample[103], folder.appendingPathComponent("0003.png"))
-        let estimated = poses.scene.images.map { NamedPose(name: $0.name, worldFromCamera: $0.cameraFromWorld?.inverse) }
+        let estimated = poses.scene.namedPoses
         let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: Self.capture.truth)
         XCTAssertEqual(accuracy.registeredCount, 10)
         XCTAssertLessThan(accuracy.medianPositionError, 0.01, "camera centres within 1 cm of the truth (scene ≈ 6 m)")
