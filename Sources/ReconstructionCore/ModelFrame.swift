@@ -1,0 +1,62 @@
+/// Where an exported model sits: the similarity from the reconstruction's world frame into the
+/// model frame, in which +Y is up (against gravity), +Z points towards the first camera (the side
+/// the capture began on faces the viewer), the object's footprint is centred on the origin and its
+/// lowest point rests on y = 0, and units are metres when the scale is known.
+public enum ModelFrame {
+    /// The model frame for `points` (world frame), given the world's up direction and the metres per
+    /// world unit (1 when unknown). `facing` is a world point the model's +Z should face
+    /// (typically the first camera centre); when nil, +Z is chosen from world x.
+    public static func transform(points: [SIMD3<Float>], up: Vector3, metresPerUnit: Double, facing: Vector3?) -> SimilarityTransform {
+        let y = up.length > 0 ? up.normalized : Vector3(0, 1, 0)
+        guard let first = points.first else {
+            return SimilarityTransform(scale: metresPerUnit, rotation: .identity, translation: .zero)
+        }
+        var lo = first, hi = first
+        for p in points { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        let centre = Vector3(Double(lo.x + hi.x) / 2, Double(lo.y + hi.y) / 2, Double(lo.z + hi.z) / 2)
+        // Horizontal direction towards the viewer.
+        var toward = (facing ?? (centre + Vector3(1, 0, 0))) - centre
+        toward = toward - toward.dot(y) * y
+        if toward.length < 1e-9 * max(1, centre.length) {
+            let helper = abs(y.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 0, 1)
+            toward = helper - helper.dot(y) * y
+        }
+        let z = toward.normalized
+        let x = y.cross(z).normalized
+        let rotation = Matrix3(rows: x, y, z)  // rows: the model axes in world coordinates
+        // Rest on y = 0, centred in x and z: bounds of the rotated points.
+        var minimum = Vector3(Double.infinity, .infinity, .infinity)
+        var maximum = -minimum
+        for p in points {
+            let q = rotation * Vector3(Double(p.x), Double(p.y), Double(p.z))
+            minimum = Vector3(min(minimum.x, q.x), min(minimum.y, q.y), min(minimum.z, q.z))
+            maximum = Vector3(max(maximum.x, q.x), max(maximum.y, q.y), max(maximum.z, q.z))
+        }
+        let offset = Vector3(-(minimum.x + maximum.x) / 2, -minimum.y, -(minimum.z + maximum.z) / 2)
+        return SimilarityTransform(scale: metresPerUnit, rotation: rotation, translation: metresPerUnit * offset)
+    }
+
+    /// The world's up direction from gravity measurements (physical down, world frame, one per
+    /// photo): the direction most of them agree with within 20°, averaged over those. Photos of a
+    /// flipped pass disagree with the first pass and lose the vote. Nil without measurements.
+    public static func up(fromGravity downs: [Vector3]) -> Vector3? {
+        let units = downs.filter { $0.length > 1e-9 }.map { $0.normalized }
+        guard !units.isEmpty else { return nil }
+        let cosine = 0.9397  // cos 20°
+        var best: [Vector3] = []
+        for candidate in units {
+            let agreeing = units.filter { $0.dot(candidate) >= cosine }
+            if agreeing.count > best.count { best = agreeing }
+        }
+        let mean = best.reduce(Vector3.zero, +)
+        return mean.length > 0 ? -mean.normalized : nil
+    }
+
+    /// The world's up direction guessed from cameras held upright: the mean of their "up" axes
+    /// (camera −y, since image y points down). Nil without cameras or when they cancel out.
+    public static func up(fromCameras cameraFromWorld: [RigidTransform]) -> Vector3? {
+        var sum = Vector3.zero
+        for pose in cameraFromWorld { sum = sum - pose.rotation.row(1) }
+        return sum.length > 1e-9 ? sum.normalized : nil
+    }
+}

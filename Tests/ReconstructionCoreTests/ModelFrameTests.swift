@@ -1,0 +1,35 @@
+import ReconstructionCore
+import XCTest
+
+final class ModelFrameTests: XCTestCase {
+    func testTiltedBoxComesOutUprightCentredOnTheGroundAndFacingTheCamera() {
+        // A box 2 × 1 × 0.5 (x, up, z) in a world whose up is +Z and whose origin is far away.
+        let worldFromModel = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 0, -1), Vector3(0, 1, 0))  // model y → world z
+        var points: [SIMD3<Float>] = []
+        for x in [-1.0, 1.0] { for y in [0.0, 1.0] { for z in [-0.25, 0.25] {
+            let w = worldFromModel * Vector3(x, y, z) + Vector3(100, -50, 7)
+            points.append(SIMD3(Float(w.x), Float(w.y), Float(w.z)))
+        } } }
+        let camera = Vector3(100, -60, 7.5)  // on the world −y side, i.e. model +z
+        let frame = ModelFrame.transform(points: points, up: Vector3(0, 0, 2), metresPerUnit: 0.5, facing: camera)
+        let mapped = points.map { frame.apply(Vector3(Double($0.x), Double($0.y), Double($0.z))) }
+        XCTAssertEqual(mapped.map(\.y).min()!, 0, accuracy: 1e-4)
+        XCTAssertEqual(mapped.map(\.y).max()!, 0.5, accuracy: 1e-4, "1 unit tall at 0.5 m per unit")
+        XCTAssertEqual(mapped.map(\.x).min()! + mapped.map(\.x).max()!, 0, accuracy: 1e-4)
+        XCTAssertEqual(mapped.map(\.z).min()! + mapped.map(\.z).max()!, 0, accuracy: 1e-4)
+        XCTAssertGreaterThan(frame.apply(camera).z, 1, "the camera is in front (+Z)")
+        XCTAssertEqual(frame.rotation.determinant, 1, accuracy: 1e-9)
+    }
+
+    func testGravityVoteIgnoresTheFlippedPassAndCameraUpAverages() {
+        var downs = Array(repeating: Vector3(0, -1, 0.05), count: 8)
+        downs += Array(repeating: Vector3(0, 1, 0), count: 3)  // flipped pass
+        let up = ModelFrame.up(fromGravity: downs)!
+        XCTAssertGreaterThan(up.dot(Vector3(0, 1, 0)), 0.99)
+        XCTAssertNil(ModelFrame.up(fromGravity: []))
+        // Cameras looking horizontally with image "up" = world +Z (camera y = world −Z).
+        let pose = RigidTransform(rotation: Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 0, -1), Vector3(0, 1, 0)), translation: .zero)
+        let cameraUp = ModelFrame.up(fromCameras: [pose, pose])!
+        XCTAssertEqual(cameraUp.z, 1, accuracy: 1e-9)
+    }
+}
