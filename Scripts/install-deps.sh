@@ -8,6 +8,8 @@ APT_PACKAGES=(
   libceres-dev      # bundle adjustment (pulls in Eigen, glog, gflags)
   libeigen3-dev
   libopenblas-dev   # descriptor matching as matrix products (CPU kernel chosen at run time)
+  libmeshoptimizer-dev  # mesh decimation to the detail levels' triangle caps (quadric collapses)
+  libembree-dev     # ray casting for baking normal, displacement and ambient-occlusion maps
   python3-pip
   time              # /usr/bin/time for the benchmarks' peak memory
   chromium-headless-shell  # the regression report is checked by a headless browser screenshot

@@ -312,6 +312,42 @@ int32_t rc_patch_match(const rc_stereo_view* reference, const rc_stereo_view* so
                        const rc_patch_match_options* options, float* depth, float* normal, float* cost,
                        rc_error* error);
 
+// MARK: Mesh simplification (meshoptimizer)
+
+/// Simplifies a triangle mesh to at most `target_triangles` triangles. First quadric-error edge
+/// collapses that keep the topology (with `lock_border` = 1, vertices on open boundaries stay);
+/// when those stop short of the target (topology constraints, or `target_error` reached), a
+/// topology-free vertex-clustering pass finishes the job, so the cap always holds.
+/// `target_error` is relative to the mesh extent (0.01 = 1 %). Writes the kept triangles into
+/// `triangles_out` (capacity triangle_count × 3 indices into the input vertices), their count into
+/// `out_triangle_count` and the relative error reached into `out_error` (either may be null).
+int32_t rc_simplify_mesh(const float* positions, int32_t vertex_count, const uint32_t* triangles,
+                         int32_t triangle_count, int32_t target_triangles, float target_error, int32_t lock_border,
+                         uint32_t* triangles_out, int32_t* out_triangle_count, float* out_error, rc_error* error);
+
+// MARK: Ray casting (Embree)
+
+/// A triangle mesh ready for ray queries (a bounding-volume hierarchy). Immutable once built, so
+/// several threads may query it at once.
+typedef struct rc_ray_scene rc_ray_scene;
+
+/// Builds the ray scene of `triangle_count` triangles over `vertex_count` xyz positions.
+int32_t rc_ray_scene_new(const float* positions, int32_t vertex_count, const uint32_t* triangles,
+                         int32_t triangle_count, rc_ray_scene** out, rc_error* error);
+void rc_ray_scene_free(rc_ray_scene* scene);
+
+/// Closest hits of `count` rays (origins and directions, xyz each; directions need not be unit,
+/// distances are in units of their length) within [t_near, t_far]. Per ray: the distance
+/// (+infinity when nothing is hit), the triangle (−1) and the barycentric weights of its second
+/// and third corners (`hit_uv`, 2 per ray; the first corner has 1 − u − v).
+int32_t rc_ray_scene_intersect(const rc_ray_scene* scene, const float* origins, const float* directions,
+                               int32_t count, float t_near, float t_far, float* hit_distance,
+                               int32_t* hit_triangle, float* hit_uv, rc_error* error);
+
+/// Whether each of `count` rays hits anything within [t_near, t_far] (1) or not (0).
+int32_t rc_ray_scene_occluded(const rc_ray_scene* scene, const float* origins, const float* directions,
+                              int32_t count, float t_near, float t_far, uint8_t* occluded, rc_error* error);
+
 #ifdef __cplusplus
 }
 #endif
