@@ -15,7 +15,7 @@ let systemIncludes = [
 ]
 let shimLibraries: [LinkerSetting] = [
     "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
-    "ceres", "glog", "gflags", "openblas",
+    "ceres", "glog", "gflags", "openblas", "meshoptimizer", "embree3",
 ].map { .linkedLibrary($0) }
 
 let package = Package(
@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "SyntheticCapture", targets: ["SyntheticCapture"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Meshing", targets: ["Meshing"]),
+        .library(name: "Texturing", targets: ["Texturing"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -46,8 +47,11 @@ let package = Package(
         .target(name: "ReconstructionCore"),
         // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
         .target(name: "Meshing", dependencies: ["ReconstructionCore"]),
+        // Models: UV atlas and texture baking (diffuse from photos, normal, displacement, occlusion,
+        // roughness). Pure Swift: ray queries come through a protocol the pipeline implements.
+        .target(name: "Texturing", dependencies: ["ReconstructionCore", "Rendering"]),
         // Pipeline: stages, bridge over the C ABI, scheduling.
-        .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction", "Meshing"]),
+        .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction", "Meshing", "Texturing"]),
         // Formats: reading captures and ground truth; writing pose and model files.
         .target(name: "CaptureIO", dependencies: ["ReconstructionCore"]),
         .target(name: "ModelExport", dependencies: ["ReconstructionCore"]),
@@ -58,7 +62,7 @@ let package = Package(
         // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
@@ -71,6 +75,7 @@ let package = Package(
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        .testTarget(name: "TexturingTests", dependencies: ["Texturing", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
         .testTarget(name: "SyntheticCaptureTests", dependencies: ["SyntheticCapture", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),

@@ -37,7 +37,8 @@ struct TexelObserver: Sendable {
                 let my = min(mask.height - 1, Int(p.y * Float(mask.height) / Float(image.height)))
                 if mask.pixels[my * mask.width + mx] == 0 { continue }
             }
-            observations.append(Observation(view: v, colour: Self.bilinear(image, p), weight: cosine * cosine * camera.fx / q.z))
+            let interior = visibility.interiorWeight(view: v, cameraPoint: q, camera: camera, edgeWeight: 0.02)
+            observations.append(Observation(view: v, colour: Self.bilinear(image, p), weight: interior * cosine * cosine * camera.fx / q.z))
         }
     }
 

@@ -49,4 +49,21 @@ struct VisibilityBuffers: Sendable {
         // Nothing drawn there: the point lies on a silhouette edge of the reduced buffer.
         return d <= 0 || q.z <= d + relativeTolerance * q.z + absoluteTolerance
     }
+
+    /// 1 inside a smooth visible region; `edgeWeight` when a neighbouring depth-buffer pixel shows
+    /// nothing or a nearer surface, i.e. next to a silhouette or an occluding edge, where a photo's
+    /// pixel mixes the surface with what lies beside or in front of it.
+    @inline(__always) func interiorWeight(view: Int, cameraPoint q: SIMD3<Float>, camera: BakingCamera, edgeWeight: Float) -> Float {
+        let p = camera.pinholePixel(q, scale: scales[view])
+        let (w, h) = sizes[view]
+        let x = Int(p.x), y = Int(p.y)
+        let tolerance = relativeTolerance * q.z + absoluteTolerance
+        for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let xx = x + dx, yy = y + dy
+            guard xx >= 0, yy >= 0, xx < w, yy < h else { return edgeWeight }
+            let d = depths[view][yy * w + xx]
+            if d <= 0 || d < q.z - tolerance { return edgeWeight }
+        }
+        return 1
+    }
 }

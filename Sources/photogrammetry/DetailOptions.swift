@@ -4,8 +4,8 @@ import ReconstructionCore
 
 /// `--detail LEVEL` and the custom level's options, checked before any work starts.
 struct DetailOptions: ParsableArguments {
-    @Option(help: "Detail level of the model: preview, reduced, medium, full, raw or custom (Object Capture's budgets).")
-    var detail: String = "reduced"
+    @Option(help: "Detail level of the model: preview, reduced, medium, full, raw or custom (Object Capture's budgets; default reduced).")
+    var detail: String?
 
     @Option(help: "custom: most triangles after decimation.")
     var maxPolygons: Int?
@@ -22,6 +22,9 @@ struct DetailOptions: ParsableArguments {
     @Option(help: "custom: maps to bake, comma-separated from diffuse, normal, ao, roughness, displacement.")
     var maps: String?
 
+    /// Whether any detail option was given.
+    var isGiven: Bool { detail != nil || hasCustomOptions }
+
     private var hasCustomOptions: Bool {
         maxPolygons != nil || textureSize != nil || textureFormat != nil || jpegQuality != nil || maps != nil
     }
@@ -33,7 +36,7 @@ struct DetailOptions: ParsableArguments {
     /// The level and, for custom, its specification; a clear message for anything invalid.
     func resolved() throws -> (level: DetailLevel, custom: CustomDetailSpecification) {
         do {
-            let level = try DetailLevel.named(detail)
+            let level = try DetailLevel.named(detail ?? DetailLevel.reduced.rawValue)
             guard level == .custom else {
                 if hasCustomOptions { throw DetailRequestError.customOptionsNeedCustomLevel(level.rawValue) }
                 return (level, CustomDetailSpecification())

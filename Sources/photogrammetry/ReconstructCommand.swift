@@ -9,7 +9,7 @@ import Regression
 struct ReconstructCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconstruct",
-        abstract: "Photos (and depth) to a dense, cleaned mesh: poses, multi-view stereo, LiDAR fusion, meshing.",
+        abstract: "Photos (and depth) to a textured model or a dense mesh: poses, multi-view stereo, LiDAR fusion, meshing, texturing.",
         discussion: """
             INPUT is a folder of photos, or a capture folder holding images/. Runs structure from \
             motion (or takes --poses), PatchMatch multi-view stereo on the CPU, registers per-photo \
@@ -20,14 +20,29 @@ struct ReconstructCommand: ParsableCommand {
             fragments. Object masks (NNNN_mask.png) restrict stereo to the object. Writes the mesh \
             as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
             units). Bad depth sidecars are reported by name and the photo is used without depth.
+
+            With -o MODEL.usdz, MODEL.glb, MODEL.obj or a folder, the mesh goes on to a textured \
+            model at --detail LEVEL (Object Capture's budgets: preview 25k triangles and 1K maps, \
+            reduced 50k / 2K, medium 100k / 4K, full 250k / 8K with roughness and displacement, raw \
+            = undecimated with an 8K base colour, or custom with --max-polygons, --texture-size, \
+            --texture-format, --jpeg-quality, --maps): decimation, UV atlas, base colour baked from \
+            the photos, normal, ambient-occlusion (and at full, roughness and displacement) maps; \
+            Y up (gravity sidecars NNNN_gravity.txt when present, else the cameras' up), resting on \
+            y = 0, in metres when depth fixed the scale. A folder gets OBJ + MTL + textures. The \
+            request is checked before any work starts.
             """
     )
 
     @Argument(help: "Folder of photos, or a capture folder with images/.", completion: .directory)
     var input: String
 
-    @Option(name: .shortAndLong, help: "Output mesh (.ply).")
+    @Option(name: .shortAndLong, help: "Output: a model (.usdz, .glb, .obj, or a folder for OBJ + MTL + textures) or the dense mesh (.ply).")
     var output: String
+
+    @OptionGroup var detailOptions: DetailOptions
+
+    @Option(help: "Also write the full-resolution mesh (.ply) when the output is a model.")
+    var mesh: String?
 
     @OptionGroup var known: IntrinsicsOptions
 
@@ -59,8 +74,18 @@ struct ReconstructCommand: ParsableCommand {
         if poses != nil && !known.isGiven { throw ValidationError("--poses needs --intrinsics or --intrinsics-file") }
         if noDepth && noStereo { throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from") }
         if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
-        guard output.lowercased().hasSuffix(".ply") else { throw ValidationError("--output must be a .ply file") }
+        if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
+        if !writesMesh {
+            do { try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch {
+                throw ValidationError("\(error)")
+            }
+        } else if detailOptions.isGiven {
+            throw ValidationError("--detail and the custom options apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")
+        }
     }
+
+    /// A `.ply` output is the dense mesh itself; anything else is a model.
+    private var writesMesh: Bool { output.lowercased().hasSuffix(".ply") }
 
     func run() throws {
         let started = Date()
@@ -88,7 +113,11 @@ struct ReconstructCommand: ParsableCommand {
         let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options) {
             FileHandle.standardError.write(Data(($0 + "\n").utf8))
         }
-        try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
+        if writesMesh {
+            try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
+        } else if let mesh {
+            try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: mesh))
+        }
         if let posesOutput {
             try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: imagesURL,
                                     to: URL(fileURLWithPath: posesOutput, isDirectory: true))
@@ -107,9 +136,21 @@ struct ReconstructCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try AtomicFileWriter.write(try encoder.encode(dense.surface.bounds), to: URL(fileURLWithPath: bounds))
         }
+        if !writesMesh {
+            let (level, custom) = try detailOptions.resolved()
+            let model = try ModelRun.run(scene: scene, dense: dense, imagesDirectory: imagesURL, budget: level.budget(custom: custom),
+                                         textureFormat: custom.textureFormat, output: URL(fileURLWithPath: output),
+                                         posesAreMetric: poses != nil) {
+                FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            }
+            let r = model.report
+            print(String(format: "wrote %@ (%@): %d triangles (from %d), %d charts, atlas %.0f %%, photos cover %.1f %% of texels, model stage %.1f s",
+                         output, level.rawValue, r.triangles, r.inputTriangles, r.chartCount, r.atlasUtilisation * 100,
+                         r.photoCoverage * 100, model.seconds))
+        }
         let scale = dense.metresPerUnit.map { String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews) } ?? "pose units"
-        print(String(format: "wrote %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
-                     output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount, dense.surface.voxelSize, scale,
+        print(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
+                     writesMesh ? "wrote" : "dense mesh for", output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount, dense.surface.voxelSize, scale,
                      dense.stereoSeconds, dense.surface.seconds, Date().timeIntervalSince(started)))
     }
 }

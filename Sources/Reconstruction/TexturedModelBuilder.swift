@@ -1,0 +1,130 @@
+import Foundation
+import ReconstructionCore
+import Texturing
+
+/// The model stage: a full-resolution surface and its posed photos in, a textured model at a
+/// detail level out. Decimates to the level's triangle cap (meshoptimizer), lays out a UV atlas at
+/// the level's texture size, bakes the level's maps (base colour from the photos; normal and
+/// displacement from the full-resolution surface; ambient occlusion by ray casting; roughness from
+/// view-dependent brightness) and moves the result into the model frame (Y up, metres when known).
+public struct TexturedModelBuilder: Sendable {
+    public struct Options: Sendable {
+        /// Decimation stops early when the shape would deviate more than this (fraction of the
+        /// extent); the level's cap always wins.
+        public var decimationError: Float = 0.01
+        /// Atlas gutter between charts at a 2048² texture, texels (scaled with the texture size).
+        public var paddingAt2048: Int = 4
+        public var diffuse = DiffuseBaker.Options()
+        public var detail = SurfaceDetailBaker.Options()
+        public var occlusion = AmbientOcclusionBaker.Options()
+        public init() {}
+    }
+
+    /// What the stage did, for logs and benchmarks.
+    public struct Report: Sendable {
+        public var inputTriangles = 0
+        public var triangles = 0
+        public var decimationError: Float = 0
+        public var chartCount = 0
+        public var atlasUtilisation = 0.0
+        /// Fraction of covered texels some photo sees.
+        public var photoCoverage = 0.0
+        /// Fraction of covered texels whose rays found the full-resolution surface.
+        public var detailHitFraction = 0.0
+        /// Seconds per step: decimation, atlas, diffuse, detail, occlusion.
+        public var seconds: [String: Double] = [:]
+        public init() {}
+    }
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Builds the model of `surface` (world frame, the views' frame) within `budget`.
+    /// `modelFromWorld` places it (see `ModelFrame`); `isMetric` says whether that gives metres.
+    public func build(surface: TriangleMesh, views: [BakingView], budget: DetailBudget, modelFromWorld: SimilarityTransform,
+                      isMetric: Bool, rays: RayCasterFactory = RayScene.factory,
+                      progress: @Sendable (String) -> Void = { _ in }) throws -> (model: TexturedModel, report: Report) {
+        guard surface.triangleCount > 0 else { throw ModelBuildError.emptySurface }
+        var report = Report()
+        report.inputTriangles = surface.triangleCount
+        var clock = Date()
+        func lap(_ step: String) {
+            report.seconds[step] = Date().timeIntervalSince(clock)
+            clock = Date()
+        }
+
+        progress("decimating \(surface.triangleCount) triangles to at most \(budget.maximumTriangleCount)")
+        let decimated = try MeshSimplifier.simplify(surface, maximumTriangles: budget.maximumTriangleCount,
+                                                    targetError: options.decimationError)
+        report.triangles = decimated.mesh.triangleCount
+        report.decimationError = decimated.relativeError
+        lap("decimation")
+
+        let size = budget.textureDimension.rawValue
+        progress("UV atlas for \(decimated.mesh.triangleCount) triangles at \(size)²")
+        var atlasOptions = UVAtlasBuilder.Options()
+        atlasOptions.textureSize = size
+        atlasOptions.paddingTexels = max(2, options.paddingAt2048 * size / 2048)
+        let atlas = UVAtlasBuilder(options: atlasOptions).build(decimated.mesh)
+        report.chartCount = atlas.chartCount
+        report.atlasUtilisation = atlas.utilisation
+        lap("atlas")
+
+        let maps = budget.textureMaps
+        let texels = TexelSurface(mesh: atlas.mesh, texels: AtlasTexelMap(mesh: atlas.mesh, width: size, height: size))
+        var textures = ModelTextures()
+        if maps.contains(.diffuseColor) || maps.contains(.roughness) {
+            progress("baking the base colour from \(views.count) photos")
+            let diffuse = DiffuseBaker(options: options.diffuse).bake(surface: texels, views: views, roughness: maps.contains(.roughness))
+            if maps.contains(.diffuseColor) { textures.diffuseColor = diffuse.diffuse }
+            textures.roughness = diffuse.roughness
+            report.photoCoverage = diffuse.seenFraction
+        }
+        lap("diffuse")
+        if maps.contains(.normal) || maps.contains(.displacement) {
+            progress("baking surface detail from \(surface.triangleCount) triangles")
+            let detailed = surface.hasNormals ? surface : TriangleMesh(positions: surface.positions, triangles: surface.triangles,
+                                                                         colors: surface.colors, normals: surface.computedVertexNormals())
+            let baked = try SurfaceDetailBaker(options: options.detail).bake(
+                surface: texels, detailed: detailed, detailedRays: try rays(detailed),
+                normalMap: maps.contains(.normal), displacementMap: maps.contains(.displacement))
+            textures.normal = baked.normal
+            textures.displacement = baked.displacement
+            textures.displacementRange = baked.displacementRange * Float(modelFromWorld.scale)
+            report.detailHitFraction = baked.hitFraction
+        }
+        lap("detail")
+        if maps.contains(.ambientOcclusion) {
+            progress("baking ambient occlusion")
+            textures.ambientOcclusion = try AmbientOcclusionBaker(options: options.occlusion)
+                .bake(mesh: atlas.mesh, size: size, rays: try rays(atlas.mesh.triangleMesh))
+        }
+        lap("occlusion")
+        let mesh = Self.transformed(atlas.mesh, by: modelFromWorld)
+        return (TexturedModel(mesh: mesh, textures: textures, metersPerUnit: 1, isMetric: isMetric), report)
+    }
+
+    /// The mesh moved by a similarity: positions scaled, rotated and shifted; normals rotated.
+    static func transformed(_ mesh: TexturedMesh, by transform: SimilarityTransform) -> TexturedMesh {
+        var out = mesh
+        let r = transform.rotation
+        func row(_ i: Int) -> SIMD3<Float> { let v = r.row(i); return SIMD3(Float(v.x), Float(v.y), Float(v.z)) }
+        let (r0, r1, r2) = (row(0), row(1), row(2))
+        let s = Float(transform.scale)
+        let t = SIMD3<Float>(Float(transform.translation.x), Float(transform.translation.y), Float(transform.translation.z))
+        out.positions = mesh.positions.map { p in SIMD3(simdDot(r0, p), simdDot(r1, p), simdDot(r2, p)) * s + t }
+        out.normals = mesh.normals.map { n in SIMD3(simdDot(r0, n), simdDot(r1, n), simdDot(r2, n)) }
+        return out
+    }
+}
+
+/// Why the model stage could not run.
+public enum ModelBuildError: Error, CustomStringConvertible, Equatable {
+    case emptySurface
+
+    public var description: String {
+        switch self {
+        case .emptySurface: return "the surface has no triangles: nothing to build a model from"
+        }
+    }
+}

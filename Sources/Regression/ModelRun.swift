@@ -1,0 +1,130 @@
+import CaptureIO
+import Foundation
+import ModelExport
+import Reconstruction
+import ReconstructionCore
+import Texturing
+
+/// The model stages after the dense ones: the cleaned surface and the posed photos in, a textured
+/// model at a detail level out, written as USDZ, GLB or an OBJ folder.
+public enum ModelRun {
+    public struct Output: Sendable {
+        public var model: TexturedModel
+        public var report: TexturedModelBuilder.Report
+        /// Files written (the model file, or the OBJ folder's files).
+        public var files: [URL]
+        public var seconds: Double
+        public var warnings: [String]
+    }
+
+    /// Builds and writes the model of `dense` (poses in `scene`, photos in `imagesDirectory`).
+    /// `posesAreMetric`: the scene's own units are metres (known device poses).
+    public static func run(scene: SparseScene, dense: DenseRun, imagesDirectory: URL, budget: DetailBudget,
+                           textureFormat: CustomDetailSpecification.TextureFormat, output: URL, name: String? = nil,
+                           posesAreMetric: Bool = false, options: TexturedModelBuilder.Options = .init(),
+                           log: @Sendable (String) -> Void = { _ in }) throws -> Output {
+        let started = Date()
+        // The surface is in metres when depth fixed the scale; put the cameras in the same frame.
+        let metric = dense.metresPerUnit != nil || posesAreMetric
+        let posed = scene.scaled(by: dense.metresPerUnit ?? 1)
+        let (views, warnings) = try loadViews(scene: posed, imagesDirectory: imagesDirectory,
+                                              longerSide: budget.textureDimension.rawValue, log: log)
+        let modelFromWorld = modelFrame(scene: posed, surface: dense.surface.mesh, imagesDirectory: imagesDirectory)
+        let (model, report) = try TexturedModelBuilder(options: options).build(
+            surface: dense.surface.mesh, views: views, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric,
+            progress: log)
+        log("encoding \(model.textures.maps.rawValue == 0 ? "no" : "the") texture maps")
+        let textures = try encode(model.textures, diffuseFormat: textureFormat)
+        let package = ModelPackage(name: name ?? output.deletingPathExtension().lastPathComponent, model: model, textures: textures)
+        let files = try ModelExporter.write(package, to: output)
+        return Output(model: model, report: report, files: files, seconds: Date().timeIntervalSince(started), warnings: warnings)
+    }
+
+    /// The registered photos as baking views, decoded at the largest power-of-two reduction that
+    /// keeps their longer side at least `longerSide` (the texture's size: finer photos add little),
+    /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out.
+    public static func loadViews(scene: SparseScene, imagesDirectory: URL, longerSide: Int,
+                                 log: @Sendable (String) -> Void = { _ in }) throws -> ([BakingView], [String]) {
+        let registered = scene.images.filter(\.isRegistered)
+        let loaded = parallelMap(registered.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> Result<BakingView, Error> in
+            let image = registered[i]
+            let url = imagesDirectory.appendingPathComponent(image.name)
+            return Result {
+                let data = try Data(contentsOf: url)
+                let longer = max(image.intrinsics.width, image.intrinsics.height)
+                var reduction = 1
+                while reduction < 8 && longer / (reduction * 2) >= longerSide { reduction *= 2 }
+                let photo: RGBImage
+                do { photo = try ImageCodec.decodeRGB(data, reduction: reduction) } catch {
+                    throw ModelRunError("\(url.path): \(error)")
+                }
+                var mask: GrayImage?
+                let maskURL = imagesDirectory.appendingPathComponent((image.name as NSString).deletingPathExtension + "_mask.png")
+                if let maskData = try? Data(contentsOf: maskURL) { mask = try? ImageCodec.decodeGray(maskData) }
+                return BakingView(name: image.name, image: photo,
+                                  intrinsics: image.intrinsics.scaled(toWidth: photo.width, height: photo.height),
+                                  cameraFromWorld: image.cameraFromWorld!, mask: mask)
+            }
+        }
+        var views: [BakingView] = [], warnings: [String] = []
+        for result in loaded {
+            switch result {
+            case .success(let view): views.append(view)
+            case .failure(let error):
+                warnings.append("\(error); the photo does not colour the model")
+                log("warning: \(warnings.last!)")
+            }
+        }
+        guard !views.isEmpty else { throw ModelRunError("no registered photo could be read to colour the model") }
+        return (views, warnings)
+    }
+
+    /// The model frame: up from the photos' gravity sidecars when they agree, else from how the
+    /// cameras were held; facing the first registered camera; resting on y = 0.
+    public static func modelFrame(scene: SparseScene, surface: TriangleMesh, imagesDirectory: URL) -> SimilarityTransform {
+        var downs: [Vector3] = []
+        for image in scene.images {
+            guard let pose = image.cameraFromWorld,
+                  let gravity = try? GravitySidecar.load(besides: imagesDirectory.appendingPathComponent(image.name)) else { continue }
+            downs.append(pose.rotation.transposed * gravity)
+        }
+        let poses = scene.images.compactMap(\.cameraFromWorld)
+        let up = ModelFrame.up(fromGravity: downs) ?? ModelFrame.up(fromCameras: poses) ?? Vector3(0, 1, 0)
+        return ModelFrame.transform(points: surface.positions, up: up, metresPerUnit: 1,
+                                    facing: poses.first?.cameraCentreInWorld)
+    }
+
+    /// The maps as image files: the base colour in the requested format, the data maps as PNG
+    /// (lossless: normals and heights must not pick up JPEG blocks).
+    public static func encode(_ textures: ModelTextures, diffuseFormat: CustomDetailSpecification.TextureFormat) throws -> [EncodedTexture] {
+        var out: [EncodedTexture] = []
+        if let diffuse = textures.diffuseColor {
+            switch diffuseFormat {
+            case .png:
+                out.append(EncodedTexture(map: .diffuseColor, data: [UInt8](try ImageCodec.encode(diffuse, as: .png)), format: .png,
+                                          width: diffuse.width, height: diffuse.height))
+            case .jpeg(let quality):
+                let q = Int((quality * 100).rounded())
+                out.append(EncodedTexture(map: .diffuseColor, data: [UInt8](try ImageCodec.encode(diffuse, as: .jpeg(quality: max(1, min(100, q))))),
+                                          format: .jpeg, width: diffuse.width, height: diffuse.height))
+            }
+        }
+        if let normal = textures.normal {
+            out.append(EncodedTexture(map: .normal, data: [UInt8](try ImageCodec.encode(normal, as: .png)), format: .png,
+                                      width: normal.width, height: normal.height))
+        }
+        let grey: [(TextureMapKind, GrayImage?)] = [(.ambientOcclusion, textures.ambientOcclusion), (.roughness, textures.roughness),
+                                                     (.displacement, textures.displacement)]
+        for case let (kind, image?) in grey {
+            out.append(EncodedTexture(map: kind, data: [UInt8](try ImageCodec.encode(image, as: .png)), format: .png,
+                                      width: image.width, height: image.height))
+        }
+        return out
+    }
+}
+
+/// Why the model stages could not use an input; the message names the file.
+public struct ModelRunError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
