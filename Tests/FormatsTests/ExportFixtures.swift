@@ -257,3 +257,42 @@ struct ParsedZip {
 
     func data(_ name: String) -> [UInt8]? { entries.first { $0.name == name }?.data }
 }
+
+/// What trimesh sees when it loads an exported model (`trimesh.load(path, force='mesh')`).
+struct TrimeshView: Decodable {
+    var faces: Int
+    var vertices: Int
+    /// Pixel size of the base-colour image attached to the material, nil when none.
+    var image: [Int]?
+    var uvCount: Int?
+    var boundsMin: [Double]
+    var boundsMax: [Double]
+
+    private static let script = """
+        import json, sys
+        try:
+            import trimesh, PIL
+        except ImportError as error:
+            print("cannot import", error.name, "- install the pip packages trimesh and pillow (Scripts/install-deps.sh)")
+            sys.exit(3)
+        m = trimesh.load(sys.argv[1], force="mesh")
+        mat = getattr(m.visual, "material", None)
+        img = getattr(mat, "baseColorTexture" if sys.argv[2] == "glb" else "image", None)
+        uv = getattr(m.visual, "uv", None)
+        print(json.dumps({"faces": int(len(m.faces)), "vertices": int(len(m.vertices)),
+                          "image": None if img is None else list(img.size),
+                          "uvCount": None if uv is None else int(len(uv)),
+                          "boundsMin": m.bounds[0].tolist(), "boundsMax": m.bounds[1].tolist()}))
+        """
+
+    /// Loads `url` in trimesh; `kind` is "glb" (reads the PBR base colour) or "obj" (the MTL image).
+    /// Fails the test (not a skip) when trimesh or Pillow is missing.
+    static func load(_ url: URL, kind: String, file: StaticString = #filePath, line: UInt = #line) throws -> TrimeshView {
+        let result = try PythonTool.run(script, [url.path, kind])
+        guard result.status == 0, let last = result.output.split(separator: "\n").last else {
+            XCTFail("trimesh could not load \(url.lastPathComponent): \(result.output)", file: file, line: line)
+            throw XCTSkip("trimesh failed (reported as a failure above)")
+        }
+        return try JSONDecoder().decode(TrimeshView.self, from: Data(last.utf8))
+    }
+}
