@@ -1,5 +1,5 @@
 import Foundation
-@testable import ModelExport
+import ModelExport
 import XCTest
 
 final class StoredZipWriterTests: XCTestCase {
@@ -61,13 +61,17 @@ final class StoredZipWriterTests: XCTestCase {
         XCTAssertEqual(try StoredZipWriter.archive(entries), try StoredZipWriter.archive(entries))
     }
 
-    func testPaddingNeverLeavesAGapTooSmallForARecord() {
-        for offset in 0..<256 {
-            let extra = StoredZipWriter.padding(dataOffsetWithoutExtra: offset)
-            XCTAssertEqual((offset + extra.count) % 64, 0)
-            if !extra.isEmpty {
-                XCTAssertEqual(extra.u16(0), 0x1986)
-                XCTAssertEqual(extra.u16(2), extra.count - 4)
+    func testPaddingIsOneWellFormedRecordForEveryRemainder() throws {
+        // A lone entry's data would start at 30 + name length: lengths 1…64 hit every remainder mod 64,
+        // including the 1–3-byte gaps too small for a record header (padded by 64 more).
+        for n in 1...64 {
+            let bytes = try StoredZipWriter.archive([.init(name: String(repeating: "a", count: n), data: [7])])
+            let extraLength = bytes.u16(28)
+            XCTAssertEqual((30 + n + extraLength) % 64, 0, "name length \(n)")
+            XCTAssertTrue(extraLength == 0 || extraLength >= 4, "name length \(n)")
+            if extraLength > 0 {
+                XCTAssertEqual(bytes.u16(30 + n), 0x1986)
+                XCTAssertEqual(bytes.u16(32 + n), extraLength - 4)
             }
         }
     }
