@@ -17,6 +17,9 @@ APT_PACKAGES=(
 PIP_PACKAGES=(
   "pycolmap==4.2.1" # tests: the COLMAP export must load in pycolmap
   numpy
+  usd-core          # tests: exported USDZ must pass shared/tools/usdz_check.py (Pixar's pxr validators)
+  trimesh           # tests: exported GLB and OBJ must load in trimesh with the right triangle count
+  pillow            # tests: trimesh attaches texture images only when Pillow can decode them
 )
 
 SUDO=""
