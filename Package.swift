@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "SyntheticCapture", targets: ["SyntheticCapture"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Meshing", targets: ["Meshing"]),
+        .library(name: "Texturing", targets: ["Texturing"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -46,6 +47,8 @@ let package = Package(
         .target(name: "ReconstructionCore"),
         // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
         .target(name: "Meshing", dependencies: ["ReconstructionCore"]),
+        // Texture atlas: charts, their flattening and packing (UVs for the bakers). Pure Swift, no I/O.
+        .target(name: "Texturing", dependencies: ["ReconstructionCore"]),
         // Pipeline: stages, bridge over the C ABI, scheduling.
         .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction", "Meshing"]),
         // Formats: reading captures and ground truth; writing pose and model files.
