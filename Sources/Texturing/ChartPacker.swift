@@ -1,0 +1,178 @@
+/// Places charts in a square texture at one common scale (texels per metre), as large as the
+/// packing allows.
+///
+/// The texture is covered by a grid of square cells (one texel each up to 2048 texels, coarser
+/// above so the cost does not grow with the texture). At a given scale every chart becomes a
+/// conservative cell footprint; charts go in by decreasing height, each in whichever of its four
+/// quarter turns and at whichever column leaves its top lowest, resting on a skyline (per column,
+/// the first row free of every placed chart grown by the padding). The scale is found by
+/// bisection between a failing upper bound (the scale at which the charts' area alone fills the
+/// texture) and the largest scale known to fit.
+struct ChartPacker {
+    /// Where a chart goes: its turn and the grid cell of its footprint's corner.
+    struct Placement: Sendable {
+        var quarterTurns: Int
+        var column: Int
+        var row: Int
+        /// Footprint size in orientation 0, cells.
+        var width: Int
+        var height: Int
+    }
+
+    struct Packing {
+        /// Texels per metre.
+        var scale: Double
+        var placements: [Placement]
+    }
+
+    let textureSize: Int
+    let cellTexels: Int
+    let gridSize: Int
+    /// Empty cells between charts, and between a chart and the border.
+    let paddingCells: Int
+
+    /// Columns a wide chart is tried at in the coarse pass (then refined around the best).
+    static let coarseSteps = 24
+
+    /// Chart coordinates start this far (texels) from a footprint's edge.
+    static let marginTexels = 0.05
+
+    init(textureSize: Int, paddingTexels: Int, maximumGridSize: Int = 2048) {
+        self.textureSize = textureSize
+        cellTexels = max(1, (textureSize + maximumGridSize - 1) / maximumGridSize)
+        gridSize = textureSize / cellTexels
+        paddingCells = (max(0, paddingTexels) + cellTexels - 1) / cellTexels
+    }
+
+    /// The charts packed at the largest scale found, or nil when they do not fit even when tiny
+    /// (more charts than padded cells).
+    func pack(_ charts: ChartSet) -> Packing? {
+        guard charts.count > 0 else { return Packing(scale: 1, placements: []) }
+        let order = (0..<charts.count).sorted {
+            (charts.extents[$0].y, charts.extents[$0].x, $1) > (charts.extents[$1].y, charts.extents[$1].x, $0)
+        }
+        let usable = Double((gridSize - 2 * paddingCells) * cellTexels) - 2 * ChartPacker.marginTexels
+        guard usable > 0 else { return nil }
+        let totalArea = charts.areas.reduce(0, +)
+        let longest = charts.extents.reduce(0.0) { max($0, $1.x) }
+        var upper = Double.infinity
+        if totalArea > 0 { upper = (usable * usable / totalArea).squareRoot() }
+        if longest > 0 { upper = min(upper, usable / longest) }
+        if !upper.isFinite { upper = 1 }  // every chart is a point
+
+        // Bracket: shrink from the upper bound until a packing fits.
+        var low = upper * 0.8
+        var packed: [Placement]? = attempt(charts, order: order, scale: low)
+        var shrinks = 0
+        while packed == nil {
+            shrinks += 1
+            if shrinks > 60 { return nil }
+            low *= 0.7
+            packed = attempt(charts, order: order, scale: low)
+        }
+        var high = shrinks == 0 ? upper : low / 0.7
+        // Bisect geometrically to 0.3 %.
+        for _ in 0..<16 where high / low > 1.003 {
+            let middle = (low * high).squareRoot()
+            if let p = attempt(charts, order: order, scale: middle) {
+                low = middle
+                packed = p
+            } else {
+                high = middle
+            }
+        }
+        return Packing(scale: low, placements: packed!)
+    }
+
+    /// The chart's footprint at `scale` texels per metre.
+    func footprint(of chart: Int, in charts: ChartSet, scale: Double) -> ChartFootprint {
+        let m = ChartPacker.marginTexels
+        let outline = charts.outline[charts.outlineStart[chart]..<charts.outlineStart[chart + 1]]
+        return ChartFootprint(corner: { charts.points[$0] * scale + m }, outline: outline,
+                              extent: charts.extents[chart] * scale + m, cellTexels: cellTexels)
+    }
+
+    /// Texel coordinates (x right, y up, 0…textureSize) of a chart point (metres, chart frame).
+    func texel(of point: SIMD2<Double>, placement: Placement, scale: Double) -> SIMD2<Double> {
+        let q = ChartFootprint.turn(point * scale + ChartPacker.marginTexels, quarterTurns: placement.quarterTurns,
+                                    width: placement.width, height: placement.height, cellTexels: cellTexels)
+        return q + SIMD2(Double(placement.column * cellTexels), Double(placement.row * cellTexels))
+    }
+
+    /// One skyline packing at `scale`, or nil when a chart does not fit.
+    func attempt(_ charts: ChartSet, order: [Int], scale: Double) -> [Placement]? {
+        let p = paddingCells
+        let limit = gridSize - p  // first row / column past the usable area
+        var sky = [Int](repeating: p, count: gridSize)
+        var placements = [Placement](repeating: Placement(quarterTurns: 0, column: 0, row: 0, width: 0, height: 0),
+                                     count: charts.count)
+        for chart in order {
+            let footprint = footprint(of: chart, in: charts, scale: scale)
+            var best: (top: Int, row: Int, column: Int, turns: Int)? = nil
+            var bestHigh: [Int32] = []
+            let turns = footprint.width == 1 && footprint.height == 1 ? 1 : 4
+            for turn in 0..<turns {
+                let profile = footprint.profile(quarterTurns: turn)
+                let w = profile.width
+                guard w <= limit - p else { continue }
+                let maxHigh = Int(profile.high.max() ?? 0)
+                let occupied = (0..<w).filter { profile.low[$0] != ChartFootprint.empty }
+                let low = occupied.map { Int(profile.low[$0]) }
+                sky.withUnsafeBufferPointer { sky in
+                    // The chart's top at column x, or nil when not below `cutoff`.
+                    func top(at x: Int, cutoff: Int) -> Int? {
+                        var y = p
+                        for (k, c) in occupied.enumerated() {
+                            let need = sky[x + c] - low[k]
+                            if need > y {
+                                y = need
+                                if y + maxHigh >= cutoff { return nil }
+                            }
+                        }
+                        return y + maxHigh < cutoff ? y + maxHigh : nil
+                    }
+                    func consider(_ x: Int) {
+                        if let t = top(at: x, cutoff: best?.top ?? limit) {
+                            best = (t, t - maxHigh, x, turn)
+                            bestHigh = profile.high
+                        }
+                    }
+                    // Wide charts: every `stride`-th column first, then around the three best.
+                    let stride = max(1, w / ChartPacker.coarseSteps)
+                    if stride == 1 {
+                        for x in p...(limit - w) { consider(x) }
+                    } else {
+                        var coarse: [(top: Int, x: Int)] = []
+                        for x in Swift.stride(from: p, through: limit - w, by: stride) {
+                            if let t = top(at: x, cutoff: limit) { coarse.append((t, x)) }
+                        }
+                        coarse.sort { ($0.top, $0.x) < ($1.top, $1.x) }
+                        var refined: [Int] = []
+                        for (_, x0) in coarse.prefix(3) {
+                            for x in max(p, x0 - stride + 1)...min(limit - w, x0 + stride - 1) { refined.append(x) }
+                        }
+                        refined.sort()
+                        var previous = -1
+                        for x in refined where x != previous {
+                            consider(x)
+                            previous = x
+                        }
+                    }
+                }
+            }
+            guard let b = best else { return nil }
+            placements[chart] = Placement(quarterTurns: b.turns, column: b.column, row: b.row,
+                                          width: footprint.width, height: footprint.height)
+            // Raise the skyline by the chart grown by the padding.
+            let w = bestHigh.count
+            for c in -p..<(w + p) {
+                let column = b.column + c
+                if column < 0 || column >= gridSize { continue }
+                var m: Int32 = -1
+                for k in max(0, c - p)...min(w - 1, c + p) { m = max(m, bestHigh[k]) }
+                if m >= 0 { sky[column] = max(sky[column], b.row + Int(m) + p + 1) }
+            }
+        }
+        return placements
+    }
+}
