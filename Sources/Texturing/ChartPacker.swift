@@ -3,11 +3,12 @@
 ///
 /// The texture is covered by a grid of square cells (one texel each up to 2048 texels, coarser
 /// above so the cost does not grow with the texture). At a given scale every chart becomes a
-/// conservative cell footprint; charts go in by decreasing height, each in whichever of its four
+/// conservative cell footprint; charts go in largest first, each in whichever of its four
 /// quarter turns and at whichever column leaves its top lowest, resting on a skyline (per column,
 /// the first row free of every placed chart grown by the padding). The scale is found by
 /// bisection between a failing upper bound (the scale at which the charts' area alone fills the
-/// texture) and the largest scale known to fit.
+/// texture) and the largest scale known to fit. Three chart orders are tried (by height, by area,
+/// by width); the best scale wins.
 struct ChartPacker {
     /// Where a chart goes: its turn and the grid cell of its footprint's corner.
     struct Placement: Sendable {
@@ -48,9 +49,21 @@ struct ChartPacker {
     /// (more charts than padded cells).
     func pack(_ charts: ChartSet) -> Packing? {
         guard charts.count > 0 else { return Packing(scale: 1, placements: []) }
-        let order = (0..<charts.count).sorted {
-            (charts.extents[$0].y, charts.extents[$0].x, $1) > (charts.extents[$1].y, charts.extents[$1].x, $0)
+        let e = charts.extents
+        let orders = [
+            (0..<charts.count).sorted { (e[$0].y, e[$0].x, $1) > (e[$1].y, e[$1].x, $0) },
+            (0..<charts.count).sorted { (e[$0].x * e[$0].y, $1) > (e[$1].x * e[$1].y, $0) },
+            (0..<charts.count).sorted { (e[$0].x, e[$0].y, $1) > (e[$1].x, e[$1].y, $0) },
+        ]
+        var best: Packing? = nil
+        for order in orders {
+            if let p = pack(charts, order: order, atLeast: best?.scale ?? 0), p.scale > best?.scale ?? 0 { best = p }
         }
+        return best
+    }
+
+    /// The largest scale found for one chart order, or nil when it cannot beat `floor` (> 0).
+    private func pack(_ charts: ChartSet, order: [Int], atLeast floor: Double) -> Packing? {
         let usable = Double((gridSize - 2 * paddingCells) * cellTexels) - 2 * ChartPacker.marginTexels
         guard usable > 0 else { return nil }
         let totalArea = charts.areas.reduce(0, +)
@@ -60,9 +73,11 @@ struct ChartPacker {
         if longest > 0 { upper = min(upper, usable / longest) }
         if !upper.isFinite { upper = 1 }  // every chart is a point
 
-        // Bracket: shrink from the upper bound until a packing fits.
-        var low = upper * 0.8
+        // Bracket: shrink from the upper bound until a packing fits (give up at once when an
+        // earlier order's scale is known and this one cannot beat it).
+        var low = floor > 0 ? min(upper, floor * 1.003) : upper * 0.8
         var packed: [Placement]? = attempt(charts, order: order, scale: low)
+        if packed == nil && floor > 0 { return nil }
         var shrinks = 0
         while packed == nil {
             shrinks += 1

@@ -171,4 +171,26 @@ enum AtlasFixtures {
         mesh.triangles.append(SIMD3(far, far + 1, far + 2))     // tiny far component
         return mesh
     }
+
+    /// `mesh` with every vertex moved along its direction from the origin by up to ±`amplitude`/2
+    /// (relative): the rough surface a photogrammetry mesh has.
+    static func roughened(_ mesh: TriangleMesh, amplitude: Float, seed: UInt64) -> TriangleMesh {
+        var generator = SeededGenerator(seed: seed)
+        var rough = mesh
+        rough.positions = mesh.positions.map { $0 * (1 + amplitude * (generator.nextUnitFloat() - 0.5)) }
+        return rough
+    }
+
+    /// Random triangles over a few shared vertices: intersecting, non-manifold edges, mixed
+    /// orientations, repeated triangles.
+    static func triangleSoup(vertices: Int, triangles: Int, seed: UInt64) -> TriangleMesh {
+        var generator = SeededGenerator(seed: seed)
+        let positions = (0..<vertices).map { _ in
+            SIMD3(generator.nextUnitFloat(), generator.nextUnitFloat(), generator.nextUnitFloat())
+        }
+        let list = (0..<triangles).map { _ in
+            SIMD3<UInt32>((0..<3).map { _ in UInt32(generator.next() % UInt64(vertices)) })
+        }
+        return TriangleMesh(positions: positions, triangles: list + list.prefix(5))
+    }
 }

@@ -156,4 +156,21 @@ final class UVAtlasBuilderTests: XCTestCase {
             AtlasInspection.assertValid(result, for: mesh, options: options)
         }
     }
+
+    func testRoughSphereStaysValidWithFewSingleTriangleCharts() {
+        // ±1.5 % radial noise on edges of about 10 % of the radius: normals off by up to ~15°.
+        let mesh = Fixtures.roughened(Fixtures.icosphere(subdivisions: 3), amplitude: 0.03, seed: 7)
+        let result = UVAtlasBuilder(options: options()).build(mesh)
+        AtlasInspection.assertValid(result, for: mesh, options: options())
+        XCTAssertLessThanOrEqual(result.chartCount, 24)
+        XCTAssertLessThanOrEqual(singleTriangleCharts(result), 3)
+    }
+
+    func testTriangleSoupStillGivesAValidAtlas() {
+        // Intersecting, non-manifold, inconsistently oriented, repeated: nothing may overlap.
+        let mesh = Fixtures.triangleSoup(vertices: 40, triangles: 120, seed: 3)
+        let result = UVAtlasBuilder(options: options(size: 256)).build(mesh)
+        AtlasInspection.assertValid(result, for: mesh, options: options(size: 256))
+        XCTAssertGreaterThan(result.chartCount, 10)
+    }
 }
