@@ -294,35 +294,64 @@ private struct Work {
 
     // MARK: Degenerate leftovers
 
-    /// Degenerate triangles not reached by growth join a chart of an edge neighbour or, failing
-    /// that, of a triangle sharing a corner; the rest (all-degenerate pieces) get one chart each.
+    /// Degenerate triangles not reached by growth join the chart of a triangle they share an edge
+    /// or a corner with, spreading breadth-first; all-degenerate pieces get one chart each.
     private mutating func attachDegenerateTriangles() {
-        var pending = (0..<n).filter { chartOf[$0] < 0 }
-        while !pending.isEmpty {
-            var still: [Int] = []
-            for t in pending {
-                var chart: Int32 = -1
-                for e in 0..<3 where chart < 0 {
-                    let u = adjacency.neighbours[3 * t + e]
-                    if u >= 0 { chart = chartOf[Int(u)] }
-                }
-                for k in 0..<3 where chart < 0 {
-                    let v = Int(triangles[t][k])
-                    for j in Int(adjacency.vertexStart[v])..<Int(adjacency.vertexStart[v + 1]) where chart < 0 {
-                        chart = chartOf[Int(adjacency.vertexTriangles[j])]
-                    }
-                }
-                if chart >= 0 { assign(t, to: chart) } else { still.append(t) }
-            }
-            if still.count == pending.count {
-                // Nothing reachable: give the first one its own chart and keep spreading from it.
-                let t = still.removeFirst()
-                seed.append(Int32(t))
+        var queue: [Int] = []
+        var queued = [Bool](repeating: false, count: n)
+        for t in 0..<n where chartOf[t] < 0 && touchedChart(of: t) >= 0 {
+            queue.append(t)
+            queued[t] = true
+        }
+        var head = 0
+        var next = 0  // scan position for pieces no chart reaches
+        while true {
+            if head == queue.count {
+                while next < n && chartOf[next] >= 0 { next += 1 }
+                if next == n { return }
+                // Nothing reachable: this triangle starts a chart of its own.
+                seed.append(Int32(next))
                 alive.append(true)
                 axis.append(SIMD3(0, 0, 1))
-                assign(t, to: Int32(axis.count - 1))
+                assign(next, to: Int32(axis.count - 1))
+                queued[next] = true
+                spread(from: next, queue: &queue, queued: &queued)
+                continue
             }
-            pending = still
+            let t = queue[head]
+            head += 1
+            if chartOf[t] < 0 { assign(t, to: touchedChart(of: t)) }
+            spread(from: t, queue: &queue, queued: &queued)
+        }
+    }
+
+    /// Chart of an edge neighbour or, failing that, of a triangle sharing a corner; −1 if none.
+    private func touchedChart(of t: Int) -> Int32 {
+        for e in 0..<3 {
+            let u = adjacency.neighbours[3 * t + e]
+            if u >= 0 && chartOf[Int(u)] >= 0 { return chartOf[Int(u)] }
+        }
+        for k in 0..<3 {
+            let v = Int(triangles[t][k])
+            for j in Int(adjacency.vertexStart[v])..<Int(adjacency.vertexStart[v + 1]) {
+                let c = chartOf[Int(adjacency.vertexTriangles[j])]
+                if c >= 0 { return c }
+            }
+        }
+        return -1
+    }
+
+    /// Queues the unassigned triangles sharing a corner with `t`.
+    private func spread(from t: Int, queue: inout [Int], queued: inout [Bool]) {
+        for k in 0..<3 {
+            let v = Int(triangles[t][k])
+            for j in Int(adjacency.vertexStart[v])..<Int(adjacency.vertexStart[v + 1]) {
+                let u = Int(adjacency.vertexTriangles[j])
+                if chartOf[u] < 0 && !queued[u] {
+                    queued[u] = true
+                    queue.append(u)
+                }
+            }
         }
     }
 
