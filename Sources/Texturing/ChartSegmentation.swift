@@ -16,6 +16,9 @@ struct ChartSegmentation {
         var projectionCosine: Double
         /// Charts with fewer (non-degenerate) triangles than this try to join a neighbour.
         var smallChartTriangles: Int
+        /// Weight of a candidate's distance from the chart's centroid (per square root of the
+        /// chart's area) against its normal's deviation (1 − cos) in the growth order.
+        var compactness: Double
     }
 
     /// Chart of every triangle, in 0..<`frames.count`.
@@ -121,8 +124,9 @@ private struct Work {
             alive.append(true)
             var sum = normal[s] * area[s]
             var ax = normal[s]
+            var grown = Growth(centroidSum: centroid(s) * area[s], area: area[s])
             assign(s, to: c)
-            pushNeighbours(of: s, axis: ax, into: &heap)
+            pushNeighbours(of: s, axis: ax, growth: grown, into: &heap)
             while let popped = heap.pop() {
                 let t = Int(popped)
                 if chartOf[t] >= 0 { continue }
@@ -131,9 +135,11 @@ private struct Work {
                     sum += normal[t] * area[t]
                     let l = (sum * sum).sum().squareRoot()
                     if l > 0 { ax = sum / l }
+                    grown.centroidSum += centroid(t) * area[t]
+                    grown.area += area[t]
                 }
                 assign(t, to: c)
-                pushNeighbours(of: t, axis: ax, into: &heap)
+                pushNeighbours(of: t, axis: ax, growth: grown, into: &heap)
             }
             heap.removeAll()
             axis.append(ax)
@@ -148,12 +154,33 @@ private struct Work {
         nextRank += 1
     }
 
+    /// A growing chart's area-weighted centroid sum and area.
+    struct Growth {
+        var centroidSum: SIMD3<Double>
+        var area: Double
+    }
+
     @inline(__always)
-    private func pushNeighbours(of t: Int, axis ax: SIMD3<Double>, into heap: inout MinimumHeap) {
+    private func centroid(_ t: Int) -> SIMD3<Double> {
+        let k = triangles[t]
+        return (SIMD3<Double>(positions[Int(k.x)]) + SIMD3<Double>(positions[Int(k.y)]) + SIMD3<Double>(positions[Int(k.z)])) / 3
+    }
+
+    /// Pushes the unassigned edge neighbours of `t`. Cost: how far the normal turns from the
+    /// chart's axis, plus how far the triangle lies from the chart's centroid relative to the
+    /// chart's size (keeps charts round, so they pack tightly and have short seams).
+    @inline(__always)
+    private func pushNeighbours(of t: Int, axis ax: SIMD3<Double>, growth: Growth, into heap: inout MinimumHeap) {
+        let centre = growth.centroidSum / max(growth.area, 1e-300)
+        let reach = 1 / max(growth.area, 1e-300).squareRoot()
         for e in 0..<3 {
             let u = adjacency.neighbours[3 * t + e]
             if u < 0 || chartOf[Int(u)] >= 0 { continue }
-            let cost = degenerate[Int(u)] ? 1 : 1 - (normal[Int(u)] * ax).sum()
+            var cost = degenerate[Int(u)] ? 1 : 1 - (normal[Int(u)] * ax).sum()
+            if parameters.compactness > 0 {
+                let d = centroid(Int(u)) - centre
+                cost += parameters.compactness * (d * d).sum().squareRoot() * reach
+            }
             heap.push(cost: Float(cost), index: u)
         }
     }
@@ -327,18 +354,22 @@ private struct Work {
 
     /// Chart of an edge neighbour or, failing that, of a triangle sharing a corner; −1 if none.
     private func touchedChart(of t: Int) -> Int32 {
-        for e in 0..<3 {
-            let u = adjacency.neighbours[3 * t + e]
-            if u >= 0 && chartOf[Int(u)] >= 0 { return chartOf[Int(u)] }
+        var found: Int32 = -1
+        for e in 0..<3 where found < 0 {
+            let u = Int(adjacency.neighbours[3 * t + e])
+            if u >= 0 { found = chartOf[u] }
         }
-        for k in 0..<3 {
-            let v = Int(triangles[t][k])
-            for j in Int(adjacency.vertexStart[v])..<Int(adjacency.vertexStart[v + 1]) {
-                let c = chartOf[Int(adjacency.vertexTriangles[j])]
-                if c >= 0 { return c }
+        let corners = triangles[t]
+        for k in 0..<3 where found < 0 {
+            let v = Int(corners[k])
+            var j = Int(adjacency.vertexStart[v])
+            let end = Int(adjacency.vertexStart[v + 1])
+            while found < 0 && j < end {
+                found = chartOf[Int(adjacency.vertexTriangles[j])]
+                j += 1
             }
         }
-        return -1
+        return found
     }
 
     /// Queues the unassigned triangles sharing a corner with `t`.

@@ -25,6 +25,11 @@ public struct UVAtlasBuilder: Sendable {
         public var maximumProjectionAngleDegrees = 75.0
         /// Charts with fewer triangles than this join a neighbouring chart whose plane they fit.
         public var smallChartTriangleCount = 16
+        /// How strongly charts prefer to grow round rather than along the flattest direction:
+        /// weight of a triangle's distance from the chart's centroid, in units of the square root
+        /// of the chart's area, against its normal's deviation (1 − cos) when choosing what to
+        /// grow over next (0: flattest first). Round charts pack tighter and have shorter seams.
+        public var chartCompactness = 1.0
         /// Cells across the packing grid at most: larger textures pack in cells of several texels,
         /// so packing time does not grow with the texture (gutters are rounded up to whole cells).
         public var maximumPackingGridCells = 2048
@@ -70,7 +75,7 @@ public struct UVAtlasBuilder: Sendable {
         let parameters = ChartSegmentation.Parameters(
             growthCosine: cos(min(89, max(1, options.maximumChartNormalAngleDegrees)) * degrees),
             projectionCosine: cos(min(89, max(1, options.maximumProjectionAngleDegrees, options.maximumChartNormalAngleDegrees)) * degrees),
-            smallChartTriangles: options.smallChartTriangleCount)
+            smallChartTriangles: options.smallChartTriangleCount, compactness: max(0, options.chartCompactness))
         let segmentation = ChartSegmentation(positions: mesh.positions, triangles: mesh.triangles,
                                              adjacency: adjacency, parameters: parameters)
         let charts = ChartSet(positions: mesh.positions, triangles: mesh.triangles, adjacency: adjacency,
