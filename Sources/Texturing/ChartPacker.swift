@@ -118,7 +118,7 @@ struct ChartPacker {
     func attempt(_ charts: ChartSet, order: [Int], scale: Double) -> [Placement]? {
         let p = paddingCells
         let limit = gridSize - p  // first row / column past the usable area
-        var sky = [Int](repeating: p, count: gridSize)
+        var skyline = SkylineIndex(columns: gridSize, row: p)
         var placements = [Placement](repeating: Placement(quarterTurns: 0, column: 0, row: 0, width: 0, height: 0),
                                      count: charts.count)
         for chart in order {
@@ -131,9 +131,11 @@ struct ChartPacker {
                 let w = profile.width
                 guard w <= limit - p else { continue }
                 let maxHigh = Int(profile.high.max() ?? 0)
+                // Lowest-reaching columns first: they usually decide, so rejection comes early.
                 let occupied = (0..<w).filter { profile.low[$0] != ChartFootprint.empty }
+                    .sorted { (profile.low[$0], $0) < (profile.low[$1], $1) }
                 let low = occupied.map { Int(profile.low[$0]) }
-                sky.withUnsafeBufferPointer { sky in
+                skyline.rows.withUnsafeBufferPointer { sky in
                     // The chart's top at column x, or nil when not below `cutoff`.
                     func top(at x: Int, cutoff: Int) -> Int? {
                         var y = p
@@ -155,15 +157,48 @@ struct ChartPacker {
                     // Wide charts: every `stride`-th column first, then around the three best.
                     let stride = max(1, w / ChartPacker.coarseSteps)
                     if stride == 1 {
-                        for x in p...(limit - w) { consider(x) }
+                        // Only columns where the lowest-reaching column of the chart could still
+                        // rest low enough to beat the best top so far.
+                        guard let c0 = occupied.first else { return }
+                        // Start where that column meets the lowest skyline: usually close to the
+                        // best, so the search below skips almost everything.
+                        let floor = skyline.lowestRow(from: p + c0, to: limit - w + c0)
+                        if let column = skyline.firstColumn(below: floor + 1, from: p + c0, to: limit - w + c0) {
+                            consider(column - c0)
+                        }
+                        let maxLow = low.max() ?? 0
+                        let solid = occupied.count == w  // no empty column: jumps are safe
+                        var x = p
+                        while x <= limit - w {
+                            let cutoff = best?.top ?? limit
+                            if p + maxHigh >= cutoff { break }
+                            guard let column = skyline.firstColumn(below: cutoff - maxHigh + low[0], from: x + c0, to: limit - w + c0)
+                            else { break }
+                            x = column - c0
+                            // A column too high for any part of the chart rules out every
+                            // position covering it: jump past the rightmost such column.
+                            let blocking = cutoff - maxHigh + maxLow
+                            var a = x + w - 1
+                            while solid && a >= x && sky[a] < blocking { a -= 1 }
+                            if solid && a >= x {
+                                x = a + 1
+                                continue
+                            }
+                            consider(x)
+                            x += 1
+                        }
                     } else {
+                        // The three best coarse columns (top, then column), kept sorted.
                         var coarse: [(top: Int, x: Int)] = []
                         for x in Swift.stride(from: p, through: limit - w, by: stride) {
-                            if let t = top(at: x, cutoff: limit) { coarse.append((t, x)) }
+                            let cutoff = coarse.count == 3 ? coarse[2].top : limit
+                            guard let t = top(at: x, cutoff: cutoff) else { continue }
+                            if coarse.count == 3 { coarse.removeLast() }
+                            let k = coarse.firstIndex { $0.top > t } ?? coarse.count
+                            coarse.insert((t, x), at: k)
                         }
-                        coarse.sort { ($0.top, $0.x) < ($1.top, $1.x) }
                         var refined: [Int] = []
-                        for (_, x0) in coarse.prefix(3) {
+                        for (_, x0) in coarse {
                             for x in max(p, x0 - stride + 1)...min(limit - w, x0 + stride - 1) { refined.append(x) }
                         }
                         refined.sort()
@@ -185,7 +220,7 @@ struct ChartPacker {
                 if column < 0 || column >= gridSize { continue }
                 var m: Int32 = -1
                 for k in max(0, c - p)...min(w - 1, c + p) { m = max(m, bestHigh[k]) }
-                if m >= 0 { sky[column] = max(sky[column], b.row + Int(m) + p + 1) }
+                if m >= 0 { skyline.raise(column, to: b.row + Int(m) + p + 1) }
             }
         }
         return placements
