@@ -48,7 +48,9 @@ public struct UVAtlasBuilder: Sendable {
         public var chartCount: Int
         /// Fraction of the texture's area covered by UV triangles (≈ covered texels / all texels).
         public var utilisation: Double
-        /// World units (metres) per texel, the same for every chart; 0 for a mesh without area.
+        /// World units (metres) per texel, the same for every chart. 0 for a mesh without area, and
+        /// when the charts could not be packed at all (more charts than the texture has cells even
+        /// without gutters): every UV then collapses onto one point.
         public var metresPerTexel: Double
         /// Gutter actually kept, texels (less than asked only when the charts fit no other way).
         public var paddingTexels: Int
