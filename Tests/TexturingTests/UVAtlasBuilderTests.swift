@@ -173,4 +173,33 @@ final class UVAtlasBuilderTests: XCTestCase {
         AtlasInspection.assertValid(result, for: mesh, options: options(size: 256))
         XCTAssertGreaterThan(result.chartCount, 10)
     }
+
+    func testTooManyChartsForTheGutterGiveUpTheGutterBeforeOverlapping() {
+        // 200 separate triangles in a 16-texel texture: no room for gutters, but one texel each.
+        var mesh = TriangleMesh()
+        for k in 0..<200 {
+            let o = SIMD3<Float>(Float(k % 20) * 3, Float(k / 20) * 3, 0)
+            mesh.append(TriangleMesh(positions: [o, o + SIMD3(1, 0, 0), o + SIMD3(0, 1, 0)], triangles: [SIMD3(0, 1, 2)]))
+        }
+        var options = UVAtlasBuilder.Options()
+        options.textureSize = 16
+        let result = UVAtlasBuilder(options: options).build(mesh)
+        XCTAssertNil(result.mesh.inconsistency)
+        XCTAssertEqual(result.chartCount, 200)
+        XCTAssertEqual(result.paddingTexels, 0)
+        XCTAssertGreaterThan(result.metresPerTexel, 0)
+        let (count, _) = AtlasInspection.coverage(result.mesh, charts: result.chartIndices, size: 16)
+        XCTAssertLessThanOrEqual(count.max() ?? 0, 1)
+        XCTAssertTrue(result.mesh.uvs.allSatisfy { $0.min() >= 0 && $0.max() <= 1 })
+
+        // 300 cannot fit at all: every UV collapses to one point rather than overlapping.
+        for k in 200..<300 {
+            let o = SIMD3<Float>(Float(k % 20) * 3, Float(k / 20) * 3, 0)
+            mesh.append(TriangleMesh(positions: [o, o + SIMD3(1, 0, 0), o + SIMD3(0, 1, 0)], triangles: [SIMD3(0, 1, 2)]))
+        }
+        let overfull = UVAtlasBuilder(options: options).build(mesh)
+        XCTAssertNil(overfull.mesh.inconsistency)
+        XCTAssertEqual(overfull.metresPerTexel, 0)
+        XCTAssertEqual(Set(overfull.mesh.uvs).count, 1)
+    }
 }
