@@ -47,8 +47,9 @@ let package = Package(
         .target(name: "ReconstructionCore"),
         // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
         .target(name: "Meshing", dependencies: ["ReconstructionCore"]),
-        // Models: UV atlas and texture baking (diffuse from photos, normal, displacement, occlusion,
-        // roughness). Pure Swift: ray queries come through a protocol the pipeline implements.
+        // Models: UV atlas (charts, flattening, packing) and texture baking (diffuse from photos,
+        // normal, displacement, occlusion, roughness). Pure Swift: ray queries come through a
+        // protocol the pipeline implements.
         .target(name: "Texturing", dependencies: ["ReconstructionCore", "Rendering"]),
         // Pipeline: stages, bridge over the C ABI, scheduling.
         .target(name: "Reconstruction", dependencies: ["ReconstructionCore", "CReconstruction", "Meshing", "Texturing"]),
@@ -74,6 +75,7 @@ let package = Package(
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
+        .testTarget(name: "TexturingTests", dependencies: ["Texturing", "ReconstructionCore"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
         .testTarget(name: "TexturingTests", dependencies: ["Texturing", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
