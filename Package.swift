@@ -75,7 +75,6 @@ let package = Package(
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
-        .testTarget(name: "TexturingTests", dependencies: ["Texturing", "ReconstructionCore"]),
         .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
         .testTarget(name: "TexturingTests", dependencies: ["Texturing", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
