@@ -63,7 +63,7 @@ let package = Package(
         // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
@@ -75,12 +75,15 @@ let package = Package(
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
         .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
-        .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore"]),
+        // Helpers shared by test targets (running Python tools such as usd-core's validator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FormatsTests", dependencies: ["CaptureIO", "ModelExport", "ReconstructionCore", "TestSupport"]),
         .testTarget(name: "TexturingTests", dependencies: ["Texturing", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
         .testTarget(name: "SyntheticCaptureTests", dependencies: ["SyntheticCapture", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
-        .testTarget(name: "RegressionTests", dependencies: ["Regression"]),
+        .testTarget(name: "RegressionTests", dependencies: ["Regression", "Reconstruction", "ReconstructionCore", "ModelExport",
+                                                           "SyntheticCapture", "CaptureIO", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]

@@ -3,7 +3,8 @@ import Foundation
 extension PhotogrammetrySession {
     /// Why a session or a request could not proceed.
     public enum Error: Swift.Error, CustomStringConvertible, Equatable {
-        /// A request needs a stage that this build does not have.
+        /// A request needs a stage this session was created without (model requests need
+        /// `ModelStages`: sessions over a capture folder have them).
         case stageNotBuilt(ProcessingStage, request: Request)
         /// `process` was called while a previous call is still running.
         case alreadyProcessing
@@ -30,7 +31,8 @@ extension PhotogrammetrySession {
                 case .pointCloud: what = "point clouds are"
                 case .bounds: what = "bounds are"
                 }
-                return "\(what) not available yet: the \(stage.rawValue) stage is not built"
+                return "\(what) not available in this session: it has no \(stage.rawValue) stage "
+                    + "(create it over a capture folder, or pass modelStages: to its initialiser)"
             case .alreadyProcessing: return "the session is already processing; wait for processingComplete or cancel"
             case .noRequests: return "no requests to process"
             case .noSamples: return "the session has no samples"

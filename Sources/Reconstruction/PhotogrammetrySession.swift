@@ -21,6 +21,8 @@ public final class PhotogrammetrySession: Sendable {
     /// Every message of every run, in order.
     public let outputs: AsyncStream<Output>
 
+    /// The dense, surface, model and export stages; nil: model requests fail with `stageNotBuilt`.
+    public let modelStages: (any ModelStages)?
     private let continuation: AsyncStream<Output>.Continuation
     private let state = SessionState()
 
@@ -30,7 +32,7 @@ public final class PhotogrammetrySession: Sendable {
     /// A session over `input` samples (ids and names unique).
     /// - Throws: `Error.noSamples`, `Error.duplicateSampleID`, `Error.duplicateSampleName`, or
     ///   `Error.checkpointUnusable` when the checkpoint directory cannot be created.
-    public init<S: Sequence>(input: S, configuration: Configuration = Configuration()) throws
+    public init<S: Sequence>(input: S, configuration: Configuration = Configuration(), modelStages: (any ModelStages)? = nil) throws
         where S.Element == PhotogrammetrySample
     {
         let samples = Array(input)
@@ -43,6 +45,7 @@ public final class PhotogrammetrySession: Sendable {
         if let directory = configuration.checkpointDirectory { _ = try StageCheckpointStore(directory: directory) }
         self.samples = samples
         self.configuration = configuration
+        self.modelStages = modelStages
         (outputs, continuation) = AsyncStream.makeStream(of: Output.self, bufferingPolicy: .unbounded)
     }
 
@@ -65,10 +68,17 @@ public final class PhotogrammetrySession: Sendable {
         var unique: [Request] = []
         for request in requests where !unique.contains(request) { unique.append(request) }
         guard !unique.isEmpty else { throw Error.noRequests }
-        for request in unique { try Self.validate(request) }
+        for request in unique {
+            try Self.validate(request)
+            if case .modelFile(let url, let detail, _) = request, let modelStages {
+                do { try modelStages.validate(url: url, detail: detail, custom: configuration.customDetailSpecification) } catch {
+                    throw Error.invalidRequest(request, "\(error)")
+                }
+            }
+        }
         let store = try configuration.checkpointDirectory.map { try StageCheckpointStore(directory: $0) }
         let run = SessionRun(samples: samples, configuration: configuration, requests: unique, store: store,
-                             emit: { [continuation] in continuation.yield($0) })
+                             modelStages: modelStages, emit: { [continuation] in continuation.yield($0) })
         try state.start(run, requests: unique)
         let thread = Thread { [state, continuation] in
             let last = run.execute()
@@ -88,10 +98,11 @@ public final class PhotogrammetrySession: Sendable {
         guard case .modelFile(let url, _, _) = request else { return }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if url.pathExtension.lowercased() == "usdz" {
+        let ext = url.pathExtension.lowercased()
+        if ["usdz", "glb", "obj"].contains(ext) {
             guard !(exists && isDirectory.boolValue) else { throw Error.invalidRequest(request, "\(url.path) is a directory") }
-        } else if !(url.hasDirectoryPath || (exists && isDirectory.boolValue)) {
-            throw Error.invalidRequest(request, "the URL must end in .usdz (a USDZ file) or be a directory (OBJ, MTL and textures)")
+        } else if !(url.hasDirectoryPath || (exists && isDirectory.boolValue) || ext.isEmpty) {
+            throw Error.invalidRequest(request, "the URL must end in .usdz, .glb or .obj, or be a directory (OBJ, MTL and textures)")
         }
     }
 }

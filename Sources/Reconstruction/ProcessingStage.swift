@@ -13,15 +13,6 @@ public enum ProcessingStage: String, Sendable, Hashable, CaseIterable {
     case surface
     /// Decimation to the detail budget, UV atlas and baked textures.
     case model
-    /// Writing the model file (USDZ, OBJ).
+    /// Writing the model file (USDZ, GLB, OBJ).
     case export
-
-    /// Whether the stage exists in this build. Stages that do not make requests needing them fail
-    /// with `PhotogrammetrySession.Error.stageNotBuilt`.
-    public var isBuilt: Bool {
-        switch self {
-        case .features, .matching, .mapping: return true
-        case .dense, .surface, .model, .export: return false
-        }
-    }
 }

@@ -20,6 +20,7 @@ final class SessionRun: @unchecked Sendable {
     let configuration: Session.Configuration
     let requests: [Session.Request]
     let store: StageCheckpointStore?
+    let modelStages: (any ModelStages)?
     private let emit: @Sendable (Session.Output) -> Void
 
     private let lock = NSLock()
@@ -35,18 +36,30 @@ final class SessionRun: @unchecked Sendable {
     static let checkpointFormat = "photogrammetry-session-checkpoint-1"
 
     init(samples: [PhotogrammetrySample], configuration: Session.Configuration, requests: [Session.Request],
-         store: StageCheckpointStore?, emit: @escaping @Sendable (Session.Output) -> Void) {
+         store: StageCheckpointStore?, modelStages: (any ModelStages)?, emit: @escaping @Sendable (Session.Output) -> Void) {
         self.samples = samples
         self.configuration = configuration
         self.requests = requests
         self.store = store
+        self.modelStages = modelStages
         self.emit = emit
-        runnable = requests.filter { $0.stages.allSatisfy(\.isBuilt) }
-        blocked = requests.filter { !$0.stages.allSatisfy(\.isBuilt) }
+        let available = Self.availableStages(withModelStages: modelStages != nil)
+        runnable = requests.filter { $0.stages.allSatisfy(available.contains) }
+        blocked = requests.filter { !$0.stages.allSatisfy(available.contains) }
         let options = configuration.resolvedPoseOptions
-        eta = ETAEstimator(stages: ETAEstimator.poseStageWeights(
+        var weights = ETAEstimator.poseStageWeights(
             imageCount: samples.count, pairCount: options.pairSelection.pairs(count: samples.count).count,
-            workers: options.workers))
+            workers: options.workers)
+        let modelCount = runnable.filter { if case .modelFile = $0 { return true } else { return false } }.count
+        if modelCount > 0 {
+            weights += ETAEstimator.modelStageWeights(imageCount: samples.count, modelCount: modelCount, workers: options.workers)
+        }
+        eta = ETAEstimator(stages: weights)
+    }
+
+    /// The stages this session can run: the pose stages always, the rest with model stages.
+    static func availableStages(withModelStages: Bool) -> Set<ProcessingStage> {
+        withModelStages ? Set(ProcessingStage.allCases) : [.features, .matching, .mapping]
     }
 
     func cancel() {
@@ -82,8 +95,9 @@ final class SessionRun: @unchecked Sendable {
     /// Requests that need a stage not built fail, naming it (or with the upstream error that
     /// stopped the stages they share with the others).
     private func failBlocked(because upstream: (any Swift.Error)?) {
+        let available = Self.availableStages(withModelStages: modelStages != nil)
         for request in blocked {
-            let missing = request.stages.first { !$0.isBuilt }!
+            let missing = request.stages.first { !available.contains($0) }!
             emit(.requestError(request, upstream ?? Session.Error.stageNotBuilt(missing, request: request)))
         }
     }
@@ -177,10 +191,48 @@ final class SessionRun: @unchecked Sendable {
                 } else {
                     emit(.requestError(request, PoseEstimation.PoseEstimationError.reconstructionFailed("no points to bound")))
                 }
-            case .modelFile:
-                preconditionFailure("model requests need stages that are not built")
+            case .modelFile: break
             }
         }
+        try runModelStages(scene: scene)
+    }
+
+    // MARK: The model stages
+
+    private func runModelStages(scene: SparseScene) throws {
+        let models = runnable.compactMap { request -> (Session.Request, ModelRequest)? in
+            guard case .modelFile(let url, let detail, let geometry) = request else { return nil }
+            return (request, ModelRequest(url: url, detail: detail, geometry: geometry))
+        }
+        guard let modelStages, !models.isEmpty else { return }
+        let results: [Result<URL, any Swift.Error>]
+        do {
+            results = try modelStages.run(scene: scene, samples: samples, requests: models.map(\.1),
+                                          custom: configuration.customDetailSpecification, context: ModelStageContext(run: self))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The shared dense or surface stage failed: every model request fails with it; the
+            // pose requests have completed already.
+            for (request, _) in models { emit(.requestError(request, error)) }
+            return
+        }
+        for ((request, _), result) in zip(models, results) {
+            switch result {
+            case .success(let url): emit(.requestComplete(request, .modelFile(url)))
+            case .failure(let error): emit(.requestError(request, error))
+            }
+        }
+    }
+
+    /// A model stage run for a `ModelStages` implementation, reported like the pose stages.
+    func reportedStage<T>(_ stage: ProcessingStage, _ body: (_ progress: @Sendable (Double) -> Void) throws -> T) throws -> T {
+        let result = try self.stage(stage) { control in
+            try body { fraction in control.progress(PoseEstimation.Progress(stage: .mapping, fraction: fraction)) }
+        }
+        emit(.stageComplete(Session.StageReport(stage: stage, seconds: result.seconds, cpuSeconds: result.cpuSeconds,
+                                                restoredItems: 0, totalItems: 1, savedSeconds: 0)))
+        return result.value
     }
 
     private func poses(scene: SparseScene, report: PoseEstimation.Report) -> Session.Poses {

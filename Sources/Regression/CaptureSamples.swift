@@ -36,10 +36,11 @@ public enum CaptureSamples {
 
 extension PhotogrammetrySession {
     /// A session over the photos of a capture folder (see `CaptureSamples.load`): sample ids are
-    /// the photos' indices in file-name order.
+    /// the photos' indices in file-name order. Model requests run the folder's dense, surface,
+    /// model and export stages (`FolderModelStages`).
     public convenience init(input imagesDirectory: URL, configuration: Configuration = Configuration(),
-                            intrinsics: PinholeIntrinsics? = nil) throws {
+                            intrinsics: PinholeIntrinsics? = nil, modelStages: FolderModelStages = FolderModelStages()) throws {
         try self.init(input: CaptureSamples.load(imagesDirectory: imagesDirectory, given: intrinsics),
-                      configuration: configuration)
+                      configuration: configuration, modelStages: modelStages)
     }
 }

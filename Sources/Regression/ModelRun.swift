@@ -15,29 +15,70 @@ public enum ModelRun {
         public var files: [URL]
         public var seconds: Double
         public var warnings: [String]
+        /// Where the model sits relative to the reconstruction's (metric when known) world frame.
+        public var modelFromWorld: SimilarityTransform
+        /// Texture fidelity on the held-out photos, when some were held out.
+        public var fidelity: TextureFidelity.Result?
+    }
+
+    /// A built model, not yet written.
+    public struct Built: Sendable {
+        public var model: TexturedModel
+        public var report: TexturedModelBuilder.Report
+        public var modelFromWorld: SimilarityTransform
+        public var fidelity: TextureFidelity.Result?
+        public var warnings: [String]
     }
 
     /// Builds and writes the model of `dense` (poses in `scene`, photos in `imagesDirectory`).
     /// `posesAreMetric`: the scene's own units are metres (known device poses).
     public static func run(scene: SparseScene, dense: DenseRun, imagesDirectory: URL, budget: DetailBudget,
                            textureFormat: CustomDetailSpecification.TextureFormat, output: URL, name: String? = nil,
-                           posesAreMetric: Bool = false, options: TexturedModelBuilder.Options = .init(),
+                           posesAreMetric: Bool = false, holdOutEvery: Int = 0, options: TexturedModelBuilder.Options = .init(),
                            log: @Sendable (String) -> Void = { _ in }) throws -> Output {
         let started = Date()
+        let built = try build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit,
+                              imagesDirectory: imagesDirectory, budget: budget, posesAreMetric: posesAreMetric,
+                              holdOutEvery: holdOutEvery, options: options, log: log)
+        let files = try write(built.model, textureFormat: textureFormat, to: output, name: name, log: log)
+        return Output(model: built.model, report: built.report, files: files, seconds: Date().timeIntervalSince(started),
+                      warnings: built.warnings, modelFromWorld: built.modelFromWorld, fidelity: built.fidelity)
+    }
+
+    /// The model of `surface` (in metres when `metresPerUnit` is set, else in the scene's units).
+    /// `modelFromWorld`: where the model goes; nil chooses it (see `modelFrame`).
+    public static func build(scene: SparseScene, surface: TriangleMesh, metresPerUnit: Double?, imagesDirectory: URL,
+                             budget: DetailBudget, posesAreMetric: Bool = false, modelFromWorld given: SimilarityTransform? = nil,
+                             holdOutEvery: Int = 0, options: TexturedModelBuilder.Options = .init(),
+                             log: @Sendable (String) -> Void = { _ in }) throws -> Built {
         // The surface is in metres when depth fixed the scale; put the cameras in the same frame.
-        let metric = dense.metresPerUnit != nil || posesAreMetric
-        let posed = scene.scaled(by: dense.metresPerUnit ?? 1)
+        let metric = metresPerUnit != nil || posesAreMetric
+        let posed = scene.scaled(by: metresPerUnit ?? 1)
         let (views, warnings) = try loadViews(scene: posed, imagesDirectory: imagesDirectory,
                                               longerSide: budget.textureDimension.rawValue, log: log)
-        let modelFromWorld = modelFrame(scene: posed, surface: dense.surface.mesh, imagesDirectory: imagesDirectory)
+        // Every n-th photo (from the middle of each run of n) can be kept out of texturing to score it.
+        let heldOut = holdOutEvery > 1 ? Set(views.indices.filter { $0 % holdOutEvery == holdOutEvery / 2 }) : []
+        let baking = views.indices.filter { !heldOut.contains($0) }.map { views[$0] }
+        guard !baking.isEmpty else { throw ModelRunError("every photo was held out: nothing left to colour the model") }
+        let modelFromWorld = given ?? modelFrame(scene: posed, surface: surface, imagesDirectory: imagesDirectory)
         let (model, report) = try TexturedModelBuilder(options: options).build(
-            surface: dense.surface.mesh, views: views, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric,
-            progress: log)
-        log("encoding \(model.textures.maps.rawValue == 0 ? "no" : "the") texture maps")
+            surface: surface, views: baking, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric, progress: log)
+        var fidelity: TextureFidelity.Result?
+        if !heldOut.isEmpty {
+            log("scoring the texture against \(heldOut.count) held-out photos")
+            fidelity = TextureFidelity.evaluate(model: model, modelFromWorld: modelFromWorld, views: heldOut.sorted().map { views[$0] })
+        }
+        return Built(model: model, report: report, modelFromWorld: modelFromWorld, fidelity: fidelity, warnings: warnings)
+    }
+
+    /// Encodes the maps and writes the model (USDZ, GLB, OBJ or an OBJ folder by `output`).
+    public static func write(_ model: TexturedModel, textureFormat: CustomDetailSpecification.TextureFormat, to output: URL,
+                             name: String? = nil, log: @Sendable (String) -> Void = { _ in }) throws -> [URL] {
+        log("encoding the texture maps and writing \(output.path)")
         let textures = try encode(model.textures, diffuseFormat: textureFormat)
-        let package = ModelPackage(name: name ?? output.deletingPathExtension().lastPathComponent, model: model, textures: textures)
-        let files = try ModelExporter.write(package, to: output)
-        return Output(model: model, report: report, files: files, seconds: Date().timeIntervalSince(started), warnings: warnings)
+        let stem = output.deletingPathExtension().lastPathComponent
+        let package = ModelPackage(name: name ?? (stem.isEmpty ? "Model" : stem), model: model, textures: textures)
+        return try ModelExporter.write(package, to: output)
     }
 
     /// The registered photos as baking views, decoded at the largest power-of-two reduction that

@@ -44,6 +44,12 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Also write the full-resolution mesh (.ply) when the output is a model.")
     var mesh: String?
 
+    @Option(help: "Texture fidelity: keep every N-th photo out of texturing and report the PSNR of the model rendered from its camera (0 = off).")
+    var holdOutEvery = 0
+
+    @Option(help: "Also write the model stage's report (triangles, atlas, timings, texture fidelity) as JSON.")
+    var modelReport: String?
+
     @OptionGroup var known: IntrinsicsOptions
 
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
@@ -73,6 +79,7 @@ struct ReconstructCommand: ParsableCommand {
     func validate() throws {
         if poses != nil && !known.isGiven { throw ValidationError("--poses needs --intrinsics or --intrinsics-file") }
         if noDepth && noStereo { throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from") }
+        if holdOutEvery < 0 || holdOutEvery == 1 { throw ValidationError("--hold-out-every must be 0 (off) or at least 2") }
         if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
         if !writesMesh {
@@ -140,13 +147,22 @@ struct ReconstructCommand: ParsableCommand {
             let (level, custom) = try detailOptions.resolved()
             let model = try ModelRun.run(scene: scene, dense: dense, imagesDirectory: imagesURL, budget: level.budget(custom: custom),
                                          textureFormat: custom.textureFormat, output: URL(fileURLWithPath: output),
-                                         posesAreMetric: poses != nil) {
+                                         posesAreMetric: poses != nil, holdOutEvery: holdOutEvery) {
                 FileHandle.standardError.write(Data(($0 + "\n").utf8))
             }
             let r = model.report
             print(String(format: "wrote %@ (%@): %d triangles (from %d), %d charts, atlas %.0f %%, photos cover %.1f %% of texels, model stage %.1f s",
                          output, level.rawValue, r.triangles, r.inputTriangles, r.chartCount, r.atlasUtilisation * 100,
                          r.photoCoverage * 100, model.seconds))
+            if let fidelity = model.fidelity {
+                for view in fidelity.views {
+                    print(String(format: "held-out %@: PSNR %.2f dB over %d pixels", view.name, view.psnr ?? .nan, view.pixels))
+                }
+                print(String(format: "texture fidelity: mean PSNR %.2f dB over %d held-out photos", fidelity.meanPSNR ?? .nan, fidelity.views.count))
+            }
+            if let modelReport {
+                try AtomicFileWriter.write(try ModelStageReport(level: level, output: model).json(), to: URL(fileURLWithPath: modelReport))
+            }
         }
         let scale = dense.metresPerUnit.map { String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews) } ?? "pose units"
         print(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",

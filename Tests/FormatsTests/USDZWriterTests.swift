@@ -1,6 +1,7 @@
 import Foundation
 import ModelExport
 import ReconstructionCore
+import TestSupport
 import XCTest
 
 final class USDZWriterTests: XCTestCase {

@@ -75,7 +75,7 @@ final class PhotogrammetrySessionTests: XCTestCase {
             if case .requestError(let r, let e) = o.output, r == model { return e } else { return nil }
         }.first)
         XCTAssertEqual(modelError as? Session.Error, .stageNotBuilt(.dense, request: model))
-        XCTAssertEqual("\(modelError)", "model files are not available yet: the dense stage is not built")
+        XCTAssertEqual("\(modelError)", "model files are not available in this session: it has no dense stage (create it over a capture folder, or pass modelStages: to its initialiser)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: modelURL.path), "no model is faked")
 
         // The results themselves.
@@ -111,7 +111,7 @@ final class PhotogrammetrySessionTests: XCTestCase {
         try session.process(requests: [model])
         let outputs = await SessionRecording.collect(session)
         XCTAssertEqual(outputs.map(\.kind), ["requestError", "processingComplete"])
-        XCTAssertThrowsError(try session.process(requests: [.modelFile(url: folder.appendingPathComponent("model.obj"))])) {
+        XCTAssertThrowsError(try session.process(requests: [.modelFile(url: folder.appendingPathComponent("model.stl"))])) {
             guard case Session.Error.invalidRequest = $0 else { return XCTFail("\($0)") }
         }
         XCTAssertThrowsError(try session.process(requests: [])) { XCTAssertEqual($0 as? Session.Error, .noRequests) }

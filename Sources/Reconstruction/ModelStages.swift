@@ -1,0 +1,41 @@
+import Foundation
+import ReconstructionCore
+
+/// The stages after mapping (dense geometry, surface, model, export) as a session sees them. The
+/// pipeline defines this interface; the layer that reads depth sidecars and writes model files
+/// implements it (`Regression`'s folder sessions install one), so the pipeline never imports a
+/// file format.
+public protocol ModelStages: Sendable {
+    /// Whether a model can be written at `url` with `detail`: checked by `process` before any work.
+    func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification) throws
+
+    /// Runs the dense and surface stages once for the scene, then the model and export stages for
+    /// each request, each inside `context.stage(_:_:)` so progress, ETA and cancellation work.
+    /// Returns, per request in order, the written file or why it failed.
+    func run(scene: SparseScene, samples: [PhotogrammetrySample], requests: [ModelRequest],
+             custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>]
+}
+
+/// One model request's parameters.
+public struct ModelRequest: Sendable {
+    public var url: URL
+    public var detail: DetailLevel
+    public var geometry: PhotogrammetrySession.Geometry?
+}
+
+/// How a `ModelStages` implementation reports to its session: each stage runs inside `stage`,
+/// which emits progress and the stage report and stops the run when it is cancelled.
+public final class ModelStageContext: @unchecked Sendable {
+    private let run: SessionRun
+
+    init(run: SessionRun) { self.run = run }
+
+    /// Runs `body` as `stage`, which may report its fraction done (0…1) through the closure it
+    /// gets; throws `CancellationError` when the run was cancelled before the stage starts.
+    public func stage<T>(_ stage: ProcessingStage, _ body: (_ progress: @Sendable (Double) -> Void) throws -> T) throws -> T {
+        try run.reportedStage(stage, body)
+    }
+
+    /// Whether the run was cancelled (check between long steps).
+    public var isCancelled: Bool { run.isCancelled }
+}

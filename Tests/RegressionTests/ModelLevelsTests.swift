@@ -1,0 +1,81 @@
+import Foundation
+import ModelExport
+import Reconstruction
+import ReconstructionCore
+import Regression
+import SyntheticCapture
+import TestSupport
+import XCTest
+
+/// Models at every detail level from one synthetic capture, through the session API: one dense run
+/// shared by all model requests, each USDZ valid under usd-core's ARKit rules, within its level's
+/// triangle cap and with its level's maps at its level's size.
+final class ModelLevelsTests: XCTestCase {
+    typealias Session = PhotogrammetrySession
+
+    static func capture(views: Int, into folder: URL) throws -> URL {
+        let capture = SyntheticCapture(scene: .texturedVase, views: views, seed: 3, imageWidth: 640, imageHeight: 480)
+        return try SyntheticCaptureWriter.write(capture, to: folder)
+    }
+
+    func testEveryLevelFromOneSessionPassesTheUSDZValidatorWithinItsBudget() async throws {
+        let checker = try PythonTool.usdzCheckScript()
+        try PythonTool.requireModule("pxr", pipPackage: "usd-core")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-levels-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = try Self.capture(views: 20, into: folder.appendingPathComponent("capture"))
+
+        var configuration = Session.Configuration()
+        var custom = CustomDetailSpecification()
+        custom.maximumPolygonCount = 8_000
+        custom.maximumTextureDimension = .oneK
+        custom.textureFormat = .jpeg(compressionQuality: 0.8)
+        custom.outputTextureMaps = [.diffuseColor, .normal]
+        configuration.customDetailSpecification = custom
+        let session = try Session(input: images, configuration: configuration)
+        let levels: [DetailLevel] = [.preview, .reduced, .medium, .full, .custom]
+        let models = levels.map { Session.Request.modelFile(url: folder.appendingPathComponent("\($0.rawValue).usdz"), detail: $0) }
+        try session.process(requests: [.poses] + models)
+
+        var outputs: [Session.Output] = []
+        for await output in session.outputs {
+            outputs.append(output)
+            if case .processingComplete = output { break }
+            if case .processingCancelled = output { break }
+        }
+        for case .requestError(let request, let error) in outputs { XCTFail("\(request): \(error)") }
+        let denseStages = outputs.filter { if case .stageComplete(let r) = $0 { return r.stage == .dense } else { return false } }
+        XCTAssertEqual(denseStages.count, 1, "the model requests share one dense stage")
+        let posesIndex = try XCTUnwrap(outputs.firstIndex { if case .requestComplete(.poses, _) = $0 { return true } else { return false } })
+        let firstModel = try XCTUnwrap(outputs.firstIndex { if case .requestComplete(_, .modelFile) = $0 { return true } else { return false } })
+        XCTAssertLessThan(posesIndex, firstModel, "poses arrive before the models")
+        XCTAssertTrue(outputs.contains { if case .requestProgressInfo(_, let info) = $0 { return info.processingStage == .model } else { return false } })
+
+        for (level, request) in zip(levels, models) {
+            guard case .modelFile(let url, _, _) = request else { continue }
+            let result = try PythonTool.run(file: checker, [url.path, "--json"])
+            XCTAssertEqual(result.status, 0, "\(level.rawValue): \(result.output)")
+            let report = try XCTUnwrap(result.output.split(separator: "\n").last.flatMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            })
+            let budget = level.budget(custom: custom)
+            let triangles = try XCTUnwrap(report["triangles"] as? Int)
+            XCTAssertGreaterThan(triangles, 1000, level.rawValue)
+            XCTAssertLessThanOrEqual(triangles, budget.maximumTriangleCount, level.rawValue)
+            let maps = try XCTUnwrap(report["maps"] as? [String: [String: Any]])
+            var expected: Set<String> = []
+            if budget.textureMaps.contains(.diffuseColor) { expected.insert("diffuseColor") }
+            if budget.textureMaps.contains(.normal) { expected.insert("normal") }
+            if budget.textureMaps.contains(.ambientOcclusion) { expected.insert("occlusion") }
+            if budget.textureMaps.contains(.roughness) { expected.insert("roughness") }
+            if budget.textureMaps.contains(.displacement) { expected.insert("displacement") }
+            XCTAssertEqual(Set(maps.keys), expected, level.rawValue)
+            for (name, map) in maps {
+                XCTAssertEqual(map["size"] as? [Int], [budget.textureDimension.rawValue, budget.textureDimension.rawValue], "\(level.rawValue) \(name)")
+            }
+            if level == .custom {
+                XCTAssertTrue((maps["diffuseColor"]?["file"] as? String)?.hasSuffix(".jpg") == true, "custom asks for a JPEG base colour")
+            }
+        }
+    }
+}
