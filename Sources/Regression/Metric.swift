@@ -13,8 +13,21 @@ public enum Metric {
     /// Wall time of the pose stage, seconds (recorded, not a good threshold on shared machines).
     public static let posesSeconds = "poses.seconds"
 
+    /// Dense surface against the true mesh at 1 % of its box diagonal (synthetic captures).
+    public static let surfacePrecision = "surface.precision"
+    public static let surfaceRecall = "surface.recall"
+    public static let surfaceFScore = "surface.fscore"
+    /// Mean PSNR (dB) of the reduced model's base colour rendered from held-out photos' cameras.
+    public static let texturePSNR = "model.texture_psnr_db"
+    /// Triangles of the reduced model.
+    public static let modelTriangles = "model.triangles"
+    /// Wall times of the dense stages and of the model stages, seconds (recorded).
+    public static let denseSeconds = "dense.seconds"
+    public static let modelSeconds = "model.seconds"
+
     public static let all: Set<String> = [
         registeredFraction, positionErrorMedian, positionErrorMax, positionErrorMedianRelative,
-        rotationErrorMedian, rotationErrorMax, posesSeconds,
+        rotationErrorMedian, rotationErrorMax, posesSeconds, surfacePrecision, surfaceRecall, surfaceFScore,
+        texturePSNR, modelTriangles, denseSeconds, modelSeconds,
     ]
 }

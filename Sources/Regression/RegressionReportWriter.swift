@@ -74,6 +74,14 @@ public enum RegressionReportWriter {
                 page.addPreformatted(unregistered.map { "\($0.name): \($0.unregisteredReason ?? "not registered")" }.joined(separator: "\n"))
             }
         }
+        if let model = run.model {
+            page.addSection("Textured model")
+            page.addParagraph("The reduced model (\(model.modelFile.lastPathComponent)) rendered unlit from the cameras of photos that did not colour it, right of each photo.")
+            for (i, comparison) in model.comparisons.enumerated() {
+                try writePNG(comparison.image, to: folder.appendingPathComponent("model-view-\(i + 1).png"))
+                page.addImage(file: "model-view-\(i + 1).png", caption: "\(comparison.name): photo (left) and the textured model (right).")
+            }
+        }
         try AtomicFileWriter.write(Data(page.render().utf8), to: folder.appendingPathComponent("index.html"))
     }
 

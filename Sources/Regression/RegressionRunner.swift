@@ -28,8 +28,15 @@ public struct RegressionRunner: Sendable {
             log("\(dataset.name): poses")
             let poses = try PoseRun.run(capture, giveIntrinsics: dataset.intrinsics == .given,
                                         outputDirectory: folder.appendingPathComponent("poses", isDirectory: true))
-            let outcome = DatasetOutcome.judge(dataset, metrics: poses.metrics)
-            return DatasetRun(dataset: dataset, outcome: outcome, poses: poses)
+            var metrics = poses.metrics
+            var model: ModelRegressionRun?
+            if ModelRegressionRun.isNeeded(for: dataset) {
+                log("\(dataset.name): dense surface and reduced model")
+                model = try ModelRegressionRun.run(capture: capture, poses: poses, outputDirectory: folder, log: log)
+                metrics.merge(model!.metrics) { _, new in new }
+            }
+            let outcome = DatasetOutcome.judge(dataset, metrics: metrics)
+            return DatasetRun(dataset: dataset, outcome: outcome, poses: poses, model: model)
         } catch {
             return DatasetRun(dataset: dataset, outcome: DatasetOutcome(name: dataset.name, status: .error, message: "\(error)"))
         }
