@@ -18,6 +18,14 @@ final class ModelLevelsTests: XCTestCase {
         return try SyntheticCaptureWriter.write(capture, to: folder)
     }
 
+    static func usdzTriangles(_ url: URL, checker: URL) throws -> Int {
+        let result = try PythonTool.run(file: checker, [url.path, "--json"])
+        let report = try XCTUnwrap(result.output.split(separator: "\n").last.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        })
+        return try XCTUnwrap(report["triangles"] as? Int)
+    }
+
     func testEveryLevelFromOneSessionPassesTheUSDZValidatorWithinItsBudget() async throws {
         let checker = try PythonTool.usdzCheckScript()
         try PythonTool.requireModule("pxr", pipPackage: "usd-core")
@@ -35,7 +43,9 @@ final class ModelLevelsTests: XCTestCase {
         let session = try Session(input: images, configuration: configuration)
         let levels: [DetailLevel] = [.preview, .reduced, .medium, .full, .custom]
         let models = levels.map { Session.Request.modelFile(url: folder.appendingPathComponent("\($0.rawValue).usdz"), detail: $0) }
-        try session.process(requests: [.poses] + models)
+        let glb = folder.appendingPathComponent("preview.glb")
+        let objFolder = folder.appendingPathComponent("preview-obj", isDirectory: true)
+        try session.process(requests: [.poses] + models + [.modelFile(url: glb, detail: .preview), .modelFile(url: objFolder, detail: .preview)])
 
         var outputs: [Session.Output] = []
         for await output in session.outputs {
@@ -50,6 +60,19 @@ final class ModelLevelsTests: XCTestCase {
         let firstModel = try XCTUnwrap(outputs.firstIndex { if case .requestComplete(_, .modelFile) = $0 { return true } else { return false } })
         XCTAssertLessThan(posesIndex, firstModel, "poses arrive before the models")
         XCTAssertTrue(outputs.contains { if case .requestProgressInfo(_, let info) = $0 { return info.processingStage == .model } else { return false } })
+
+        // The same preview model as GLB and as an OBJ folder: trimesh loads each with the USDZ's
+        // triangle count and the base-colour texture attached.
+        try PythonTool.requireModule("trimesh", pipPackage: "trimesh")
+        let previewTriangles = try Self.usdzTriangles(folder.appendingPathComponent("preview.usdz"), checker: checker)
+        let obj = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: objFolder.path).first { $0.hasSuffix(".obj") })
+        for (path, texture) in [(glb.path, "m.visual.material.baseColorTexture"), (objFolder.appendingPathComponent(obj).path, "m.visual.material.image")] {
+            let script = "import sys, trimesh; m = trimesh.load(sys.argv[1], force='mesh'); "
+                + "t = \(texture); print(len(m.faces), t is not None and t.size[0] > 0)"
+            let result = try PythonTool.run(script, [path])
+            XCTAssertEqual(result.status, 0, result.output)
+            XCTAssertEqual(result.output.split(separator: "\n").last.map(String.init), "\(previewTriangles) True", path)
+        }
 
         for (level, request) in zip(levels, models) {
             guard case .modelFile(let url, _, _) = request else { continue }

@@ -1,0 +1,33 @@
+import Foundation
+import XCTest
+
+/// A bad model request fails before any work starts, with a message that says what is wrong.
+final class ModelRequestValidationTests: XCTestCase {
+    func testBadDetailRequestsFailBeforeAnyWorkWithAClearMessage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-requests-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let model = folder.appendingPathComponent("model.usdz").path
+        let cases: [(arguments: [String], message: String)] = [
+            (["-o", model, "--detail", "ultra"], "unknown detail level 'ultra'"),
+            (["-o", model, "--detail", "custom", "--texture-size", "3000"], "texture size 3000 is not a power of two"),
+            (["-o", model, "--detail", "custom", "--texture-size", "32768"], "texture size 32768 is out of range"),
+            (["-o", model, "--detail", "custom", "--texture-size", "512"], "texture size 512 is out of range"),
+            (["-o", model, "--detail", "custom", "--maps", "diffuse,sparkle"], "unknown texture map 'sparkle'"),
+            (["-o", model, "--detail", "custom", "--texture-format", "jpeg", "--jpeg-quality", "1.5"], "quality"),
+            (["-o", model, "--texture-size", "2048"], "need --detail custom"),
+            (["-o", folder.appendingPathComponent("missing/model.usdz").path], "does not exist"),
+            (["-o", file.appendingPathComponent("model.usdz").path], "a-file"),
+            (["-o", folder.appendingPathComponent("model.stl").path], "unknown model format \".stl\""),
+            (["-o", folder.appendingPathComponent("mesh.ply").path, "--detail", "full"], "apply to a model output"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLIRunner.run(["reconstruct", folder.path] + arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.output.contains(message), "\(arguments): \(result.output)")
+            XCTAssertFalse(result.output.contains("estimating poses"), "no work starts for \(arguments)")
+        }
+    }
+}
