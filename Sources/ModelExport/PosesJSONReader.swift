@@ -44,6 +44,24 @@ public enum PosesJSONReader {
         }
     }
 
+    /// The intrinsics of each registered image that records them, by file name.
+    /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
+    public static func loadIntrinsics(_ url: URL) throws -> [String: CameraIntrinsics] {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: try Data(contentsOf: url))
+        } catch {
+            throw ModelExportError(file: url, "not a readable poses.json document: \(describe(error))")
+        }
+        var out: [String: CameraIntrinsics] = [:]
+        for entry in document.images {
+            guard let k = entry.intrinsics, k.width > 0, k.height > 0, k.fx > 0, k.fy > 0 else { continue }
+            out[entry.file] = CameraIntrinsics(width: k.width, height: k.height, fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy,
+                                               k1: k.k1 ?? 0, k2: k.k2 ?? 0)
+        }
+        return out
+    }
+
     private static func describe(_ error: Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
@@ -78,5 +96,17 @@ public enum PosesJSONReader {
         var registered: Bool
         var rotation: [Double]?
         var translation: [Double]?
+        var intrinsics: Intrinsics?
+    }
+
+    private struct Intrinsics: Decodable {
+        var width: Int
+        var height: Int
+        var fx: Double
+        var fy: Double
+        var cx: Double
+        var cy: Double
+        var k1: Double?
+        var k2: Double?
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import ReconstructionCore
+import ModelExport
+import Reconstruction
 import Texturing
 
 /// Texture fidelity: the textured model's base colour rendered (unlit) through cameras whose photos
@@ -60,5 +62,35 @@ public enum TextureFidelity {
         }
         out.normals = mesh.normals.map { n in SIMD3(simdDot(c0, n), simdDot(c1, n), simdDot(c2, n)) }
         return out
+    }
+}
+
+extension TextureFidelity {
+    /// Texture fidelity of a written GLB model: rendered through the cameras of `heldOut` photos
+    /// as `posesFile` (a poses.json in the model's frame, e.g. from `reconstruct --poses-output`)
+    /// records them, against those photos in `imagesDirectory` (and their `_mask` sidecars).
+    /// - Throws: naming the file, when the model, the poses or a photo cannot be read, or a
+    ///   held-out photo has no registered camera.
+    public static func evaluate(modelFile: URL, posesFile: URL, imagesDirectory: URL, heldOut: [String]) throws -> Result {
+        let contents = try GLBReader.read(modelFile)
+        guard let encoded = contents.baseColor else { throw ModelRunError("\(modelFile.path): the model has no base-colour texture") }
+        let diffuse = try ImageCodec.decodeRGB(Data(encoded.data))
+        let poses = Dictionary(try PosesJSONReader.load(posesFile).map { ($0.name, $0.worldFromCamera) }, uniquingKeysWith: { a, _ in a })
+        let intrinsics = try PosesJSONReader.loadIntrinsics(posesFile)
+        var views: [BakingView] = []
+        for name in heldOut {
+            guard let worldFromCamera = poses[name] ?? nil, let k = intrinsics[name] else {
+                throw ModelRunError("\(posesFile.path): no registered camera with intrinsics for the held-out photo \(name)")
+            }
+            let url = imagesDirectory.appendingPathComponent(name)
+            let photo: RGBImage
+            do { photo = try ImageCodec.decodeRGB(Data(contentsOf: url)) } catch { throw ModelRunError("\(url.path): \(error)") }
+            let maskURL = imagesDirectory.appendingPathComponent((name as NSString).deletingPathExtension + "_mask.png")
+            let mask = (try? Data(contentsOf: maskURL)).flatMap { try? ImageCodec.decodeGray($0) }
+            views.append(BakingView(name: name, image: photo, intrinsics: k.scaled(toWidth: photo.width, height: photo.height),
+                                    cameraFromWorld: worldFromCamera.inverse, mask: mask))
+        }
+        let model = TexturedModel(mesh: contents.mesh, textures: ModelTextures(diffuseColor: diffuse))
+        return evaluate(model: model, modelFromWorld: SimilarityTransform(scale: 1, rotation: .identity, translation: .zero), views: views)
     }
 }

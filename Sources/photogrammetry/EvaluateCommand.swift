@@ -8,14 +8,19 @@ import Regression
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Score poses and surfaces against ground truth (Strecha scene or synthetic capture).",
+        abstract: "Score poses, surfaces and textures against ground truth (Strecha scene or synthetic capture).",
         discussion: """
             Poses: as evaluate-poses (similarity alignment of camera centres; registered count, median \
             and max position and rotation errors). Surface (--surface MESH.ply, needs --poses and a \
             ground-truth mesh): the mesh is brought into the ground truth's frame by the pose \
             alignment, cropped to the true object's box (+5 %), and scored by precision, recall and \
             F-score at a distance threshold of --threshold × the true bounding-box diagonal \
-            (default 1 %), plus the chamfer distance.
+            (default 1 %), plus the chamfer distance. Texture (--model MODEL.glb with --model-poses, \
+            the poses.json that `reconstruct --poses-output` wrote in the model's frame, and \
+            --held-out, the photos kept out of texturing — or --model-report, the JSON that \
+            `reconstruct --hold-out-every N --model-report` wrote, which names them): the model's \
+            base colour rendered unlit through each held-out camera against its photo; PSNR over \
+            the pixels that show the model and lie in the photo's object mask.
             """
     )
 
@@ -23,10 +28,22 @@ struct EvaluateCommand: ParsableCommand {
     var groundTruth: String
 
     @Option(help: "poses.json (or its folder) of the reconstruction, in the mesh's frame.")
-    var poses: String
+    var poses: String?
 
     @Option(help: "Reconstructed mesh (.ply) to score against the true surface.")
     var surface: String?
+
+    @Option(help: "Textured model (.glb) to score against held-out photos.")
+    var model: String?
+
+    @Option(help: "poses.json (or its folder) in the model's frame (reconstruct --poses-output with a model output).")
+    var modelPoses: String?
+
+    @Option(help: "Comma-separated photo names kept out of texturing.")
+    var heldOut: String?
+
+    @Option(help: "The model report JSON of reconstruct --hold-out-every (names the held-out photos).")
+    var modelReport: String?
 
     @Option(help: "Distance threshold as a fraction of the true bounding-box diagonal.")
     var threshold = 0.01
@@ -35,36 +52,70 @@ struct EvaluateCommand: ParsableCommand {
     var json = false
 
     struct Report: Encodable {
-        var poses: PoseAccuracyReport
+        var poses: PoseAccuracyReport?
         var surface: SurfaceAccuracy?
+        var texture: TextureFidelity.Result?
+        var meanTexturePSNR: Double?
+    }
+
+    func validate() throws {
+        if poses == nil && model == nil { throw ValidationError("give --poses (poses and surface) or --model (texture), or both") }
+        if surface != nil && poses == nil { throw ValidationError("--surface needs --poses") }
+        if model != nil && modelPoses == nil { throw ValidationError("--model needs --model-poses") }
+        if model != nil && heldOut == nil && modelReport == nil { throw ValidationError("--model needs --held-out or --model-report") }
+    }
+
+    static func posesFile(_ path: String) -> URL {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return url.appendingPathComponent("poses.json")
+        }
+        return url
     }
 
     func run() throws {
-        var posesURL = URL(fileURLWithPath: poses)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: posesURL.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            posesURL = posesURL.appendingPathComponent("poses.json")
+        let scene = URL(fileURLWithPath: groundTruth)
+        let truth = try GroundTruth.load(scene)
+        var report = Report()
+        if let poses {
+            let estimated = try PosesJSONReader.load(Self.posesFile(poses))
+            report.poses = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth.poses)
+            report.surface = try surface.map { try SurfaceEvaluation.evaluate(mesh: PLYReader.readMesh(URL(fileURLWithPath: $0)),
+                                                                              estimated: estimated, groundTruth: truth, thresholdFraction: threshold) }
         }
-        let truth = try GroundTruth.load(URL(fileURLWithPath: groundTruth))
-        let estimated = try PosesJSONReader.load(posesURL)
-        let report = Report(
-            poses: try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth.poses),
-            surface: try surface.map { try SurfaceEvaluation.evaluate(mesh: PLYReader.readMesh(URL(fileURLWithPath: $0)),
-                                                                      estimated: estimated, groundTruth: truth, thresholdFraction: threshold) })
+        if let model, let modelPoses {
+            var names = heldOut.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
+            if names.isEmpty, let modelReport {
+                let data = try Data(contentsOf: URL(fileURLWithPath: modelReport))
+                names = try JSONDecoder().decode(ModelStageReport.self, from: data).fidelity?.views.map(\.name) ?? []
+                if names.isEmpty { throw ValidationError("\(modelReport) names no held-out photos (run reconstruct with --hold-out-every)") }
+            }
+            let nested = scene.appendingPathComponent("images")
+            let images = FileManager.default.fileExists(atPath: nested.path) ? nested : scene
+            report.texture = try TextureFidelity.evaluate(modelFile: URL(fileURLWithPath: model), posesFile: Self.posesFile(modelPoses),
+                                                          imagesDirectory: images, heldOut: names)
+            report.meanTexturePSNR = report.texture?.meanPSNR
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
-        let p = report.poses
-        print("registered \(p.registeredCount)/\(p.cameraCount)")
-        print(String(format: "position error: median %.3f mm, max %.3f mm (%.4f %% of the scene size)", p.medianPositionError * 1000,
-                     p.maxPositionError * 1000, p.medianPositionError / p.sceneSize * 100))
-        print(String(format: "rotation error: median %.4f°, max %.4f°", p.medianRotationErrorDegrees, p.maxRotationErrorDegrees))
+        if let p = report.poses {
+            print("registered \(p.registeredCount)/\(p.cameraCount)")
+            print(String(format: "position error: median %.3f mm, max %.3f mm (%.4f %% of the scene size)", p.medianPositionError * 1000,
+                         p.maxPositionError * 1000, p.medianPositionError / p.sceneSize * 100))
+            print(String(format: "rotation error: median %.4f°, max %.4f°", p.medianRotationErrorDegrees, p.maxRotationErrorDegrees))
+        }
         if let s = report.surface {
             print(String(format: "surface at τ = %.2f mm: precision %.4f, recall %.4f, F-score %.4f, chamfer %.3f mm",
                          s.thresholdMetres * 1000, s.precision, s.recall, s.fScore, s.chamferDistanceMetres * 1000))
+        }
+        if let texture = report.texture {
+            for view in texture.views { print(String(format: "held-out %@: PSNR %.2f dB over %d pixels", view.name, view.psnr ?? .nan, view.pixels)) }
+            print(String(format: "texture fidelity: mean PSNR %.2f dB over %d held-out photos", texture.meanPSNR ?? .nan, texture.views.count))
         }
     }
 }

@@ -61,7 +61,7 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Also write the bounding box used for cropping (JSON: centre and half extents).")
     var bounds: String?
 
-    @Option(help: "Also write the poses (poses.json, colmap/, transforms.json) into this folder, in the mesh's frame and units.")
+    @Option(help: "Also write the poses (poses.json, colmap/, transforms.json) into this folder, in the mesh's frame and units (for a model output: the model's frame, Y up, metres when known).")
     var posesOutput: String?
 
     @Option(help: "Also write PNG pictures of the mesh seen through two of the cameras: PREFIX-1.png, PREFIX-2.png.")
@@ -125,7 +125,7 @@ struct ReconstructCommand: ParsableCommand {
         } else if let mesh {
             try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: mesh))
         }
-        if let posesOutput {
+        if let posesOutput, writesMesh {
             try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: imagesURL,
                                     to: URL(fileURLWithPath: posesOutput, isDirectory: true))
         }
@@ -149,6 +149,11 @@ struct ReconstructCommand: ParsableCommand {
                                          textureFormat: custom.textureFormat, output: URL(fileURLWithPath: output),
                                          posesAreMetric: poses != nil, holdOutEvery: holdOutEvery) {
                 FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            }
+            if let posesOutput {
+                // The cameras in the model's frame: `evaluate --model` renders the model through them.
+                try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1).transformed(by: model.modelFromWorld),
+                                        imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true))
             }
             let r = model.report
             print(String(format: "wrote %@ (%@): %d triangles (from %d), %d charts, atlas %.0f %%, photos cover %.1f %% of texels, model stage %.1f s",
