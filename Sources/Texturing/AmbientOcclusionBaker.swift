@@ -32,48 +32,37 @@ public struct AmbientOcclusionBaker: Sendable {
         let directions = Self.hemisphere(count: max(1, options.raysPerTexel))
         let values = SharedBuffer<UInt8>(count: working * working)
         let covered = SharedBuffer<Bool>(count: working * working)
-        let rows = AtomicCounter()
-        let errors = ErrorSlot()
-        DispatchQueue.concurrentPerform(iterations: max(1, options.workers)) { _ in
-            while true {
-                let y = rows.next()
-                if y >= working || errors.hasError { break }
-                let row = surface.row(y)
-                if row.isEmpty { continue }
-                var origins: [SIMD3<Float>] = [], rays: [SIMD3<Float>] = []
-                origins.reserveCapacity(row.count * directions.count)
-                rays.reserveCapacity(row.count * directions.count)
-                for sample in row {
-                    let n = sample.normal
-                    let helper: SIMD3<Float> = abs(n.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
-                    var t = helper - n * simdDot(n, helper)
-                    t /= simdLength(t)
-                    let b = simdCross(n, t)
-                    // Rotate the pattern per texel so neighbouring texels do not share its banding.
-                    let angle = Float(Self.hash(sample.x, y)) * (2 * .pi / 65536)
-                    let (s, c) = (sin(angle), cos(angle))
-                    let origin = sample.position + n * offset
-                    for d in directions {
-                        let x = c * d.x - s * d.y, yy = s * d.x + c * d.y
-                        origins.append(origin)
-                        rays.append(t * x + b * yy + n * d.z)
-                    }
-                }
-                do {
-                    let hidden = try caster.occluded(origins: origins, directions: rays, near: 0, far: reach)
-                    for (i, sample) in row.enumerated() {
-                        var open = 0
-                        for j in 0..<directions.count where !hidden[i * directions.count + j] { open += 1 }
-                        let k = y * working + sample.x
-                        values[k] = UInt8(clamping: Int((Float(open) / Float(directions.count) * 255).rounded()))
-                        covered[k] = true
-                    }
-                } catch {
-                    errors.set(error)
+        try forEachRow(working, workers: options.workers) { y in
+            let row = surface.row(y)
+            if row.isEmpty { return }
+            var origins: [SIMD3<Float>] = [], rays: [SIMD3<Float>] = []
+            origins.reserveCapacity(row.count * directions.count)
+            rays.reserveCapacity(row.count * directions.count)
+            for sample in row {
+                let n = sample.normal
+                let helper: SIMD3<Float> = abs(n.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
+                var t = helper - n * simdDot(n, helper)
+                t /= simdLength(t)
+                let b = simdCross(n, t)
+                // Rotate the pattern per texel so neighbouring texels do not share its banding.
+                let angle = Float(Self.hash(sample.x, y)) * (2 * .pi / 65536)
+                let (s, c) = (sin(angle), cos(angle))
+                let origin = sample.position + n * offset
+                for d in directions {
+                    let x = c * d.x - s * d.y, yy = s * d.x + c * d.y
+                    origins.append(origin)
+                    rays.append(t * x + b * yy + n * d.z)
                 }
             }
+            let hidden = try caster.occluded(origins: origins, directions: rays, near: 0, far: reach)
+            for (i, sample) in row.enumerated() {
+                var open = 0
+                for j in 0..<directions.count where !hidden[i * directions.count + j] { open += 1 }
+                let k = y * working + sample.x
+                values[k] = UInt8(clamping: Int((Float(open) / Float(directions.count) * 255).rounded()))
+                covered[k] = true
+            }
         }
-        if let error = errors.error { throw error }
         var pixels = values.array
         GutterFill.fill(&pixels, channels: 1, width: working, height: working, covered: covered.array)
         let small = GrayImage(width: working, height: working, pixels: pixels)

@@ -1,4 +1,5 @@
 import Foundation
+import ReconstructionCore
 
 /// A fixed-size buffer that concurrent workers write at disjoint indices (each texel row belongs
 /// to one worker), read back once they have all finished.
@@ -52,4 +53,19 @@ final class Tally: @unchecked Sendable {
     private var total = 0
     func add(_ n: Int) { lock.withLock { total += n } }
     var value: Int { lock.withLock { total } }
+}
+
+/// Runs `body` for every texel row on `workers` threads (rows handed out one at a time, so
+/// uneven rows balance); the first error stops the others at their next row and is rethrown.
+func forEachRow(_ rows: Int, workers: Int, _ body: @Sendable (Int) throws -> Void) throws {
+    let next = AtomicCounter()
+    let errors = ErrorSlot()
+    DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in
+        while true {
+            let y = next.next()
+            if y >= rows || errors.hasError { break }
+            do { try body(y) } catch { errors.set(error) }
+        }
+    }
+    if let error = errors.error { throw error }
 }

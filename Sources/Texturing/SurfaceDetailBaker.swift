@@ -41,56 +41,45 @@ public struct SurfaceDetailBaker: Sendable {
         let heights = SharedBuffer<Float>(count: displacementMap ? width * height : 0)
         let covered = SharedBuffer<Bool>(count: width * height)
         let hits = Tally(), samples = Tally()
-        let errors = ErrorSlot()
-        let rows = AtomicCounter()
-        DispatchQueue.concurrentPerform(iterations: max(1, options.workers)) { _ in
-            while true {
-                let y = rows.next()
-                if y >= height || errors.hasError { break }
-                let row = surface.row(y)
-                if row.isEmpty { continue }
-                do {
-                    let origins = row.map(\.position)
-                    let outward = try detailedRays.closestHits(origins: origins, directions: row.map(\.normal), near: 0, far: reach)
-                    let inward = try detailedRays.closestHits(origins: origins, directions: row.map { -$0.normal }, near: 0, far: reach)
-                    var rowHits = 0
-                    for (i, sample) in row.enumerated() {
-                        let k = y * width + sample.x
-                        covered[k] = true
-                        var chosen: (hit: RayHit, sign: Float)?
-                        if let o = outward[i] { chosen = (o, 1) }
-                        if let n = inward[i], chosen == nil || n.distance < chosen!.hit.distance { chosen = (n, -1) }
-                        var tangentNormal = SIMD3<Float>(0, 0, 1)
-                        var height: Float = 0
-                        if let (hit, sign) = chosen {
-                            rowHits += 1
-                            height = sign * hit.distance
-                            let t = detailed.triangles[hit.triangle], w = hit.barycentrics
-                            var n = normals[Int(t.x)] * w.x + normals[Int(t.y)] * w.y + normals[Int(t.z)] * w.z
-                            let length = simdLength(n)
-                            if length > 0 {
-                                n /= length
-                                let frame = surface.frame(of: sample)
-                                tangentNormal = SIMD3(simdDot(n, frame.tangent), simdDot(n, frame.bitangent), simdDot(n, frame.normal))
-                                if tangentNormal.z < 0.05 {  // a flipped or grazing hit: keep the surface's own normal
-                                    tangentNormal = SIMD3(0, 0, 1)
-                                }
-                                tangentNormal /= simdLength(tangentNormal)
-                            }
+        try forEachRow(height, workers: options.workers) { y in
+            let row = surface.row(y)
+            if row.isEmpty { return }
+            let origins = row.map(\.position)
+            let outward = try detailedRays.closestHits(origins: origins, directions: row.map(\.normal), near: 0, far: reach)
+            let inward = try detailedRays.closestHits(origins: origins, directions: row.map { -$0.normal }, near: 0, far: reach)
+            var rowHits = 0
+            for (i, sample) in row.enumerated() {
+                let k = y * width + sample.x
+                covered[k] = true
+                var chosen: (hit: RayHit, sign: Float)?
+                if let o = outward[i] { chosen = (o, 1) }
+                if let n = inward[i], chosen == nil || n.distance < chosen!.hit.distance { chosen = (n, -1) }
+                var tangentNormal = SIMD3<Float>(0, 0, 1)
+                var height: Float = 0
+                if let (hit, sign) = chosen {
+                    rowHits += 1
+                    height = sign * hit.distance
+                    let t = detailed.triangles[hit.triangle], w = hit.barycentrics
+                    var n = normals[Int(t.x)] * w.x + normals[Int(t.y)] * w.y + normals[Int(t.z)] * w.z
+                    let length = simdLength(n)
+                    if length > 0 {
+                        n /= length
+                        let frame = surface.frame(of: sample)
+                        tangentNormal = SIMD3(simdDot(n, frame.tangent), simdDot(n, frame.bitangent), simdDot(n, frame.normal))
+                        if tangentNormal.z < 0.05 {  // a flipped or grazing hit: keep the surface's own normal
+                            tangentNormal = SIMD3(0, 0, 1)
                         }
-                        if let normalPixels {
-                            for c in 0..<3 { normalPixels[k * 3 + c] = UInt8(clamping: Int(((tangentNormal[c] * 0.5 + 0.5) * 255).rounded())) }
-                        }
-                        if displacementMap { heights[k] = height }
+                        tangentNormal /= simdLength(tangentNormal)
                     }
-                    hits.add(rowHits)
-                    samples.add(row.count)
-                } catch {
-                    errors.set(error)
                 }
+                if let normalPixels {
+                    for c in 0..<3 { normalPixels[k * 3 + c] = UInt8(clamping: Int(((tangentNormal[c] * 0.5 + 0.5) * 255).rounded())) }
+                }
+                if displacementMap { heights[k] = height }
             }
+            hits.add(rowHits)
+            samples.add(row.count)
         }
-        if let error = errors.error { throw error }
         let mask = covered.array
         var normal: RGBImage?
         if var pixels = normalPixels?.array {
