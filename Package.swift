@@ -63,7 +63,7 @@ let package = Package(
         // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "Meshing", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
