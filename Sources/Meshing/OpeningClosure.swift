@@ -23,7 +23,9 @@ import ReconstructionCore
 /// 2. the loop's connected component lies behind the plane (at most `maximumFrontFraction` of
 ///    its vertices further than two edge lengths in front);
 /// 3. the component reaches behind the plane by at least `minimumDepthFraction` of the loop's
-///    diameter, so a flat or gently curved open sheet is never folded shut.
+///    diameter, so a flat or gently curved open sheet is never folded shut, and at most
+///    `maximumOnPlaneFraction` of its vertices lie within two edge lengths of the plane, so a cap
+///    never doubles a surface that was seen (a floor fused around the object).
 /// A wall-like or wavy open surface fails the planarity test or (3); a scene surrounding the
 /// cameras fails (1).
 ///
@@ -55,6 +57,8 @@ public struct OpeningClosure: Sendable {
         /// Largest fraction of the component's vertices allowed more than two edge lengths in
         /// front of the cap plane.
         public var maximumFrontFraction: Float = 0.02
+        /// Largest fraction of the component's vertices allowed within two edge lengths of the cap plane.
+        public var maximumOnPlaneFraction: Float = 0.25
         /// Most vertices one cap may add (a memory guard; refinement stops there).
         public var maximumCapVertices = 2_000_000
         public init() {}
@@ -142,15 +146,17 @@ public struct OpeningClosure: Sendable {
                  viewpoints: [SIMD3<Float>], edgeLength: Float) -> Bool {
         guard viewpoints.allSatisfy({ plane.signedDistance($0) < 0 }) else { return false }
         let component = components.vertices(of: loop[0])
-        var inFront = 0
+        var inFront = 0, onPlane = 0
         var deepest: Float = 0
         for v in component {
             let d = plane.signedDistance(mesh.positions[Int(v)])
-            if d > 2 * edgeLength { inFront += 1 }
+            if d > 2 * edgeLength { inFront += 1 } else if d >= -2 * edgeLength { onPlane += 1 }
             deepest = min(deepest, d)
         }
         let diameter = Self.diameter(loop.map { mesh.positions[Int($0)] })
-        return Float(inFront) <= options.maximumFrontFraction * Float(component.count)
+        let count = Float(component.count)
+        return Float(inFront) <= options.maximumFrontFraction * count
+            && Float(onPlane) <= options.maximumOnPlaneFraction * count
             && -deepest >= options.minimumDepthFraction * diameter
     }
 

@@ -77,6 +77,19 @@ final class OpeningClosureTests: XCTestCase {
         XCTAssertEqual(OpeningClosure().close(sheet, supportPlane: floor, viewpoints: ring).report.closedOpenings, 0)
     }
 
+    func testAFloorAroundAnObjectIsNotDoubled() {
+        // A box standing on a fused floor sheet (an open scene): the floor's border is planar and
+        // unseen from below, but a cap there would lie on the floor itself.
+        let scene = Self.sheet(cells: 60, size: 1.2) { x, y in abs(x) < 0.1 && abs(y) < 0.1 ? 0.3 : 0 }
+        let result = OpeningClosure().close(scene, viewpoints: ring)
+        XCTAssertEqual(result.report.closedOpenings, 0)
+        XCTAssertEqual(result.report.keptOpen, 1)
+        // It is the on-plane test that keeps it open.
+        var lenient = OpeningClosure.Options()
+        lenient.maximumOnPlaneFraction = 1
+        XCTAssertEqual(OpeningClosure(options: lenient).close(scene, viewpoints: ring).report.closedOpenings, 1)
+    }
+
     func testAFlatSheetIsNotFoldedShut() {
         let sheet = Self.sheet(cells: 20, size: 0.5) { _, _ in 0 }
         XCTAssertEqual(OpeningClosure().close(sheet, viewpoints: ring).report.closedOpenings, 0)
