@@ -9,6 +9,8 @@ struct NeighbourGrid: Sendable {
     private let order: [Int32]
     /// Cell key → range in `order`.
     private let cells: [Int64: Range<Int>]
+    /// The occupied cells' keys and ranges, in `order`'s order.
+    private let occupied: [(Int64, Range<Int>)]
 
     /// Bins the finite points of `points` in cells of `cellSize` (> 0).
     init(points: [SIMD3<Float>], cellSize: Float) {
@@ -28,6 +30,7 @@ struct NeighbourGrid: Sendable {
             start = i
         }
         self.cells = cells
+        occupied = cells.map { ($0.key, $0.value) }.sorted { $0.1.lowerBound < $1.1.lowerBound }
     }
 
     static func cell(of p: SIMD3<Float>, size: Float) -> SIMD3<Int32> {
@@ -39,6 +42,38 @@ struct NeighbourGrid: Sendable {
     static func key(_ c: SIMD3<Int32>) -> Int64 {
         let mask: Int64 = (1 << 21) - 1
         return (Int64(c.x) & mask) << 42 | (Int64(c.y) & mask) << 21 | (Int64(c.z) & mask)
+    }
+
+    /// Calls `body(members, candidates)` for each occupied cell, with the indices of its points
+    /// and of the points in it and its 26 neighbours, for the occupied cells in `cellRange`
+    /// (in a fixed order; there are `occupiedCellCount`), so callers can share the work out.
+    func forEachCell(in cellRange: Range<Int>, _ body: (ArraySlice<Int32>, [Int32]) -> Void) {
+        var candidates: [Int32] = []
+        for c in cellRange {
+            let (key, range) = occupied[c]
+            let centre = Self.unpack(key)
+            candidates.removeAll(keepingCapacity: true)
+            for z in Int32(-1)...1 {
+                for y in Int32(-1)...1 {
+                    for x in Int32(-1)...1 {
+                        if let r = cells[Self.key(centre &+ SIMD3(x, y, z))] { candidates += order[r] }
+                    }
+                }
+            }
+            body(order[range], candidates)
+        }
+    }
+
+    /// Number of occupied cells.
+    var occupiedCellCount: Int { occupied.count }
+
+    /// The cell coordinates of a key (inverse of `key` for coordinates within ±2²⁰).
+    static func unpack(_ key: Int64) -> SIMD3<Int32> {
+        func field(_ shift: Int64) -> Int32 {
+            let raw = (key >> shift) & ((1 << 21) - 1)
+            return Int32(raw >= (1 << 20) ? raw - (1 << 21) : raw)
+        }
+        return SIMD3(field(42), field(21), field(0))
     }
 
     /// Indices of the (up to) `k` points nearest `p` within `maximumRings` cells, nearest first

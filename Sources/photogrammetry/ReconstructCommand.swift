@@ -109,7 +109,9 @@ struct ReconstructCommand: ParsableCommand {
         }
         if let bad = lidarPoints.first(where: { !$0.lowercased().hasSuffix(".ply") }) { throw ValidationError("--lidar-points \(bad): must be a .ply file") }
         if !(lidarPointsWeight.isFinite && lidarPointsWeight > 0) { throw ValidationError("--lidar-points-weight must be positive") }
-        if noDepth && noStereo { throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from") }
+        if noDepth && noStereo && lidarPoints.isEmpty {
+            throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from (without --lidar-points)")
+        }
         if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
         if !writesMesh {
