@@ -3,9 +3,12 @@ import Meshing
 import ReconstructionCore
 
 /// The surface stage: fuses depth maps (multi-view stereo, and LiDAR where present, each weighted
-/// by its confidence) into a truncated signed distance volume, extracts the surface with marching
-/// cubes, and cleans it: cropped to the object's bounding box, small floating fragments removed,
-/// small holes filled.
+/// by its confidence) and oriented point clouds into a truncated signed distance volume, extracts
+/// the surface with marching cubes, and cleans it: cropped to the object's bounding box, small
+/// floating fragments removed, small holes filled. For an object capture (depth with object
+/// masks) it then closes the openings no camera could see — the underside resting on a table
+/// or floor — on the support plane found in the depth around the object (`OpeningClosure`,
+/// `SupportPlaneEstimator`), so the surface is watertight.
 public struct SurfaceReconstruction: Sendable {
     public struct Options: Sendable, Equatable {
         /// Voxel edge in scene units; nil chooses it from the depth maps' pixel footprint.
@@ -20,6 +23,14 @@ public struct SurfaceReconstruction: Sendable {
         public var minimumComponentFraction = 0.05
         /// Holes with at most this many boundary edges are filled.
         public var maximumHoleEdges = 16
+        /// When to close unseen openings (default: for object captures, i.e. when depth comes with masks).
+        public var closesOpenings: ClosureMode = .whenObjectMasked
+        /// Which openings are closed and how (cap edge length defaults to the mesh's).
+        public var closure = OpeningClosure.Options()
+        /// Support-plane search; its `inlierDistance` is replaced by `supportPlaneInlierVoxels` voxels.
+        public var supportPlane = SupportPlaneEstimator.Options()
+        /// Depth samples within this many voxels of a candidate support plane lie on it.
+        public var supportPlaneInlierVoxels: Float = 2
         public var workers = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }
@@ -57,6 +68,10 @@ public struct SurfaceReconstruction: Sendable {
         public var bounds: BoundingBox
         public var voxelSize: Float
         public var cleanup: MeshCleanup.Report
+        /// What closing unseen openings did (all zero when it did not run).
+        public var closure = OpeningClosure.Report()
+        /// The plane the object rests on, normal up towards it, when one was found.
+        public var supportPlane: Plane?
         public var seconds: Double
     }
 
@@ -65,7 +80,7 @@ public struct SurfaceReconstruction: Sendable {
         case emptySurface
         public var description: String {
             switch self {
-            case .noDepth: return "no depth to fuse: dense stereo found no depth and there is no LiDAR depth"
+            case .noDepth: return "no depth to fuse: dense stereo found no depth and there is no LiDAR depth or point cloud"
             case .emptySurface: return "the fused volume has no surface inside the bounding box"
             }
         }
@@ -74,13 +89,16 @@ public struct SurfaceReconstruction: Sendable {
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    /// Fuses `inputs`; `guidePoints` (e.g. the fused stereo points) set the automatic bounding box.
-    public func run(_ inputs: [DepthInput], guidePoints: [SIMD3<Float>] = []) throws -> Result {
+    /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic bounding box.
+    public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = []) throws -> Result {
         let started = Date()
         let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
-        guard !usable.isEmpty else { throw SurfaceError.noDepth }
-        let bounds = try options.bounds ?? automaticBounds(usable, guidePoints: guidePoints)
-        let voxel = options.voxelSize ?? automaticVoxelSize(usable, bounds: bounds)
+        let clouds = points.filter { $0.cloud.count > 0 }
+        guard !usable.isEmpty || !clouds.isEmpty else { throw SurfaceError.noDepth }
+        let viewpoints = usable.map { Self.centre($0.worldFromCamera) } + clouds.flatMap(\.viewpoints)
+        let oriented = clouds.map { $0.oriented(defaultViewpoints: viewpoints, workers: options.workers) }
+        let bounds = try options.bounds ?? automaticBounds(usable, points: oriented, guidePoints: guidePoints)
+        let voxel = options.voxelSize ?? automaticVoxelSize(usable, points: oriented, bounds: bounds)
         var tsdfOptions = TSDFVolume.Options()
         tsdfOptions.voxelSize = voxel
         tsdfOptions.truncationInVoxels = options.truncationInVoxels
@@ -91,6 +109,10 @@ public struct SurfaceReconstruction: Sendable {
             _ = try volume.integrate(depth: input.depth, weights: input.weights, intrinsics: input.intrinsics,
                                      worldFromCamera: input.worldFromCamera, colour: input.colour, mask: input.mask)
         }
+        for input in oriented {
+            let radius = input.footprintRadius ?? max(2 * voxel, 1.5 * (input.cloud.medianSpacing() ?? 0))
+            _ = try volume.integrate(points: input.cloud, weight: input.weight, footprintRadius: radius)
+        }
         var mcOptions = MarchingCubes.Options()
         mcOptions.workers = options.workers
         let raw = MarchingCubes(options: mcOptions).extractMesh(from: volume)
@@ -100,15 +122,21 @@ public struct SurfaceReconstruction: Sendable {
         cleanupOptions.maximumHoleEdges = options.maximumHoleEdges
         let cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
         guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
-        return Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report,
-                      seconds: Date().timeIntervalSince(started))
+        var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, seconds: 0)
+        if closes(usable) { closeOpenings(&result, inputs: usable, viewpoints: viewpoints) }
+        result.seconds = Date().timeIntervalSince(started)
+        return result
     }
 
-    /// The bulk of the guide points, or of the depth samples back-projected, with a margin.
-    func automaticBounds(_ inputs: [DepthInput], guidePoints: [SIMD3<Float>]) throws -> BoundingBox {
+    /// The bulk of the guide points, or else of the depth samples back-projected, or else of the
+    /// point clouds, with a margin.
+    func automaticBounds(_ inputs: [DepthInput], points clouds: [PointInput] = [], guidePoints: [SIMD3<Float>]) throws -> BoundingBox {
         var points = guidePoints
         if points.count < 100 {
             for input in inputs { points += Self.backProjected(input, stride: 8) }
+        }
+        if points.count < 100 {
+            for input in clouds { points += input.cloud.positions }
         }
         guard let box = BoundingBox.estimate(enclosing: points, trimmedFraction: 0.01, marginFraction: 0.05) else {
             throw SurfaceError.noDepth
@@ -116,10 +144,11 @@ public struct SurfaceReconstruction: Sendable {
         return box
     }
 
-    /// 1.5 × the median pixel footprint (depth / focal length) of the depth maps, but never finer
-    /// than the bounding box's diagonal / 1500 (memory).
-    func automaticVoxelSize(_ inputs: [DepthInput], bounds: BoundingBox) -> Float {
-        var footprints: [Float] = []
+    /// 1.5 × the median pixel footprint (depth / focal length) of the depth maps (without depth
+    /// maps, 1.5 × the point clouds' median spacing), but never finer than the bounding box's
+    /// diagonal / 1500 (memory).
+    func automaticVoxelSize(_ inputs: [DepthInput], points: [PointInput] = [], bounds: BoundingBox) -> Float {
+        var footprints: [Float] = inputs.isEmpty ? points.compactMap { $0.cloud.medianSpacing() } : []
         for input in inputs {
             let f = Float((input.intrinsics.fx + input.intrinsics.fy) / 2)
             let depths = input.depth.metres
@@ -128,6 +157,12 @@ public struct SurfaceReconstruction: Sendable {
         footprints.sort()
         let median = footprints.isEmpty ? Float(bounds.diagonal) / 500 : footprints[footprints.count / 2]
         return max(median * options.voxelsPerPixelFootprint, Float(bounds.diagonal) / 1500)
+    }
+
+    /// A camera's centre in world coordinates.
+    static func centre(_ worldFromCamera: RigidTransform) -> SIMD3<Float> {
+        let t = worldFromCamera.translation
+        return SIMD3(Float(t.x), Float(t.y), Float(t.z))
     }
 
     /// Every `step`-th depth pixel of `input`, back-projected to world coordinates.

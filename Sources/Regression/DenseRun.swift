@@ -1,9 +1,11 @@
 import Foundation
+import Meshing
 import Reconstruction
 import ReconstructionCore
 
 /// Dense geometry after poses: multi-view stereo, LiDAR/depth sidecars registered to the poses
-/// (which also gives the metric scale), and fusion into a cleaned mesh.
+/// (which also gives the metric scale), point clouds in the poses' metric frame, and fusion into
+/// a cleaned mesh (watertight for masked object captures, see `SurfaceReconstruction`).
 public struct DenseRun: Sendable {
     public var stereo: DenseStereo.Result?
     public var surface: SurfaceReconstruction.Result
@@ -13,6 +15,8 @@ public struct DenseRun: Sendable {
     public var warnings: [String]
     public var stereoSeconds: Double
     public var lidarViews: Int
+    /// Points fused from point clouds.
+    public var fusedPoints: Int
 
     public struct Options: Sendable {
         public var stereo = DenseStereo.Options()
@@ -29,7 +33,13 @@ public struct DenseRun: Sendable {
     }
 
     /// Runs the dense stages on a posed scene whose photos are in `imagesDirectory`.
+    /// - Parameters:
+    ///   - frameDepth: depth per photo name (e.g. from an RGB-D keyframe folder), used instead of
+    ///     looking for depth sidecars for those photos.
+    ///   - points: point clouds in metres, in the poses' world frame; they need metric poses
+    ///     (`posesAreMetric`) or a metric scale from depth sidecars, else they are not used (warning).
     public static func run(scene: SparseScene, imagesDirectory: URL, options: Options = Options(),
+                           frameDepth: [String: DepthSidecar] = [:], points: [SurfaceReconstruction.PointInput] = [],
                            log: @Sendable (String) -> Void = { _ in }) throws -> DenseRun {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
@@ -49,8 +59,12 @@ public struct DenseRun: Sendable {
         // sparse points' depth, over every point seen by a view with depth.
         var sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
         if options.useDepthSidecars {
-            warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description)
+            if frameDepth.isEmpty { warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description) }
             for (index, image) in scene.images.enumerated() where image.isRegistered {
+                if let known = frameDepth[image.name] {
+                    sidecars.append((image, index, known))
+                    continue
+                }
                 do {
                     if let sidecar = try DepthSidecar.load(besides: imagesDirectory.appendingPathComponent(image.name),
                                                            photoWidth: image.intrinsics.width, photoHeight: image.intrinsics.height) {
@@ -66,6 +80,10 @@ public struct DenseRun: Sendable {
         if !sidecars.isEmpty && metresPerUnit == nil {
             warnings.append("depth sidecars found but too few sparse points fall on them to register their scale; depth is not used")
         }
+        let pointsMetresPerUnit = options.posesAreMetric ? 1 : metresPerUnit
+        if !points.isEmpty && pointsMetresPerUnit == nil {
+            warnings.append("point clouds need metric poses (known poses, or a scale from depth sidecars); they are not used")
+        }
         for w in warnings { log("warning: \(w)") }
 
         var inputs: [SurfaceReconstruction.DepthInput] = []
@@ -78,7 +96,11 @@ public struct DenseRun: Sendable {
                 let result = try DenseStereo(options: options.stereo).run(
                     DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks))
                 stereo = result
-                inputs += result.views.map(SurfaceReconstruction.DepthInput.init)
+                inputs += result.views.map { view in
+                    var input = SurfaceReconstruction.DepthInput(view)
+                    input.mask = masks[view.name]  // marks an object capture; stereo already kept to the mask
+                    return input
+                }
                 guide = result.pointCloud.positions
             } catch where !sidecars.isEmpty && metresPerUnit != nil {
                 // Texture-poor objects: stereo may find nothing; depth sidecars still give a surface.
@@ -105,18 +127,36 @@ public struct DenseRun: Sendable {
                 }
             }
         }
-        log("fusing \(inputs.count) depth maps")
+        var clouds: [SurfaceReconstruction.PointInput] = []
+        if let pointsMetresPerUnit {
+            let unitsPerMetre = Float(1 / pointsMetresPerUnit)
+            clouds = points.map { input in
+                var scaled = input
+                scaled.cloud.positions = input.cloud.positions.map { $0 * unitsPerMetre }
+                scaled.footprintRadius = input.footprintRadius.map { $0 * unitsPerMetre }
+                scaled.viewpoints = input.viewpoints.map { $0 * unitsPerMetre }
+                return scaled
+            }
+        }
+        let fusedPoints = clouds.reduce(0) { $0 + $1.cloud.count }
+        log("fusing \(inputs.count) depth maps" + (fusedPoints > 0 ? " and \(fusedPoints) points" : ""))
         var surfaceOptions = options.surface
         if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
-        var surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, guidePoints: guide)
+        var surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, points: clouds, guidePoints: guide)
+        if surface.closure.closedOpenings > 0 {
+            log("closed \(surface.closure.closedOpenings) unseen opening(s)"
+                + (surface.closure.closedOnSupport > 0 ? " on the support plane" : "")
+                + " with \(surface.closure.capTriangles + surface.closure.skirtTriangles) triangles")
+        }
         if let metresPerUnit {
             let s = Float(metresPerUnit)
             surface.mesh.positions = surface.mesh.positions.map { $0 * s }
             surface.bounds = BoundingBox(centre: surface.bounds.centre * metresPerUnit, halfExtents: surface.bounds.halfExtents * metresPerUnit)
             surface.voxelSize *= s
+            if let plane = surface.supportPlane { surface.supportPlane = Plane(normal: plane.normal, offset: plane.offset * s) }
         }
         return DenseRun(stereo: stereo, surface: surface, metresPerUnit: metresPerUnit, warnings: warnings,
-                        stereoSeconds: stereoSeconds, lidarViews: sidecars.count)
+                        stereoSeconds: stereoSeconds, lidarViews: sidecars.count, fusedPoints: fusedPoints)
     }
 
     static func maskedDepth(_ depth: DepthMap, mask: GrayImage?) -> DepthMap {

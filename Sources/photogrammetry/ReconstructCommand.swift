@@ -21,6 +21,20 @@ struct ReconstructCommand: ParsableCommand {
             as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
             units). Bad depth sidecars are reported by name and the photo is used without depth.
 
+            For an object capture (photos with NNNN_mask.png), the surface is made watertight \
+            where no camera could see it: the support plane the object rests on is found in the \
+            depth around it, and the open underside is continued down to it and capped \
+            (--close-openings). An open scene (no masks) is left as seen.
+
+            INPUT may also be an RGB-D keyframe folder: color_N.jpg|png, depth_N.png (16-bit mm) \
+            or depth_N.tif (float metres), metadata_N.json with "intrinsics" (3×3, pixels, colour \
+            resolution) and "cameraToWorld" (4×4, metres; ARKit camera axes x right, y up, z back \
+            unless "axes": "opencv"). Its poses are used as known metric poses and its depth is \
+            fused; bad frames are reported by file name and skipped. --lidar-points adds point \
+            clouds (PLY, metres, in the poses' world frame; normals estimated when missing); they \
+            need known metric poses (--poses or an RGB-D folder) and are not registered to \
+            estimated poses.
+
             With -o MODEL.usdz, MODEL.glb, MODEL.obj or a folder, the mesh goes on to a textured \
             model at --detail LEVEL (Object Capture's budgets: preview 25k triangles and 1K maps, \
             reduced 50k / 2K, medium 100k / 4K, full 250k / 8K with roughness and displacement, raw \
@@ -33,7 +47,7 @@ struct ReconstructCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Folder of photos, or a capture folder with images/.", completion: .directory)
+    @Argument(help: "Folder of photos, a capture folder with images/, or an RGB-D keyframe folder.", completion: .directory)
     var input: String
 
     @Option(name: .shortAndLong, help: "Output: a model (.usdz, .glb, .obj, or a folder for OBJ + MTL + textures) or the dense mesh (.ply).")
@@ -76,9 +90,34 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Ignore images for depth (LiDAR / depth sidecars only; needs depth).")
     var noStereo = false
 
+    @Option(name: .customLong("lidar-points"), help: ArgumentHelp(
+        "A point cloud (.ply, metres, in the known poses' world frame) to fuse with the depth; repeatable. Needs --poses or an RGB-D folder.",
+        valueName: "file"))
+    var lidarPoints: [String] = []
+
+    @Option(help: "Weight of each --lidar-points point relative to one depth pixel.")
+    var lidarPointsWeight: Float = 1
+
+    @Option(help: "Close openings no camera saw (the underside on a support): auto (object captures, i.e. with masks), always, never.")
+    var closeOpenings: SurfaceReconstruction.ClosureMode = .whenObjectMasked
+
+    /// Whether INPUT is an RGB-D keyframe folder.
+    private var isKeyframeFolder: Bool { RGBDKeyframes.isKeyframeFolder(URL(fileURLWithPath: input, isDirectory: true)) }
+
     func validate() throws {
-        if poses != nil && !known.isGiven { throw ValidationError("--poses needs --intrinsics or --intrinsics-file") }
-        if noDepth && noStereo { throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from") }
+        if isKeyframeFolder {
+            if poses != nil { throw ValidationError("an RGB-D keyframe folder carries its own poses; --poses does not apply") }
+        } else if poses != nil && !known.isGiven {
+            throw ValidationError("--poses needs --intrinsics or --intrinsics-file")
+        }
+        if !lidarPoints.isEmpty && poses == nil && !isKeyframeFolder {
+            throw ValidationError("--lidar-points needs known metric poses (--poses FILE or an RGB-D keyframe folder); point clouds are not registered to estimated poses")
+        }
+        if let bad = lidarPoints.first(where: { !$0.lowercased().hasSuffix(".ply") }) { throw ValidationError("--lidar-points \(bad): must be a .ply file") }
+        if !(lidarPointsWeight.isFinite && lidarPointsWeight > 0) { throw ValidationError("--lidar-points-weight must be positive") }
+        if noDepth && noStereo && lidarPoints.isEmpty {
+            throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from (without --lidar-points)")
+        }
         if holdOutEvery < 0 || holdOutEvery == 1 { throw ValidationError("--hold-out-every must be 0 (off) or at least 2") }
         if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
@@ -102,7 +141,17 @@ struct ReconstructCommand: ParsableCommand {
         let given = try known.load()
 
         let scene: SparseScene
-        if let poses, let given {
+        var frameDepth: [String: DepthSidecar] = [:]
+        let knownMetricPoses = poses != nil || isKeyframeFolder
+        if isKeyframeFolder {
+            imagesURL = URL(fileURLWithPath: input, isDirectory: true)
+            let keyframes = try RGBDKeyframes.load(imagesURL)
+            for problem in keyframes.problems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+            guard !keyframes.frames.isEmpty else { throw ValidationError("\(input): no usable RGB-D keyframe") }
+            FileHandle.standardError.write(Data("RGB-D keyframes: \(keyframes.frames.count) frames with known poses and depth\n".utf8))
+            scene = keyframes.scene
+            frameDepth = keyframes.depthByPhotoName
+        } else if let poses, let given {
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
         } else {
             FileHandle.standardError.write(Data("estimating poses\n".utf8))
@@ -115,9 +164,13 @@ struct ReconstructCommand: ParsableCommand {
         options.stereo.maxImageDimension = stereoImageSize
         options.useDepthSidecars = !noDepth
         options.useStereo = !noStereo
-        options.posesAreMetric = poses != nil
-        if poses != nil { options.stereo.fallbackDepthRange = 0.05...50 }
-        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options) {
+        options.posesAreMetric = knownMetricPoses
+        options.surface.closesOpenings = closeOpenings
+        if knownMetricPoses { options.stereo.fallbackDepthRange = 0.05...50 }
+        let clouds = try lidarPoints.map { file in
+            SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight)
+        }
+        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds) {
             FileHandle.standardError.write(Data(($0 + "\n").utf8))
         }
         if writesMesh {
@@ -147,7 +200,7 @@ struct ReconstructCommand: ParsableCommand {
             let (level, custom) = try detailOptions.resolved()
             let model = try ModelRun.run(scene: scene, dense: dense, imagesDirectory: imagesURL, budget: level.budget(custom: custom),
                                          textureFormat: custom.textureFormat, output: URL(fileURLWithPath: output),
-                                         posesAreMetric: poses != nil, holdOutEvery: holdOutEvery) {
+                                         posesAreMetric: knownMetricPoses, holdOutEvery: holdOutEvery) {
                 FileHandle.standardError.write(Data(($0 + "\n").utf8))
             }
             if let posesOutput {
@@ -175,3 +228,5 @@ struct ReconstructCommand: ParsableCommand {
                      dense.stereoSeconds, dense.surface.seconds, Date().timeIntervalSince(started)))
     }
 }
+
+extension SurfaceReconstruction.ClosureMode: ExpressibleByArgument {}

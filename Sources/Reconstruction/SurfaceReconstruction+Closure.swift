@@ -1,0 +1,65 @@
+import Foundation
+import Meshing
+import ReconstructionCore
+
+extension SurfaceReconstruction {
+    /// When the surface stage closes openings that no camera could see (`OpeningClosure`).
+    public enum ClosureMode: String, Sendable, CaseIterable {
+        /// When some depth map comes with an object mask: an object capture, whose unseen
+        /// underside should be closed. Open scenes (a wall with a fountain) have no masks and
+        /// are left as seen.
+        case whenObjectMasked = "auto"
+        /// Always look for openings to close (the tests of `OpeningClosure` still apply).
+        case always
+        /// Never: the surface is what the cameras saw.
+        case never
+    }
+
+    func closes(_ inputs: [DepthInput]) -> Bool {
+        switch options.closesOpenings {
+        case .always: return true
+        case .never: return false
+        case .whenObjectMasked: return inputs.contains { $0.mask != nil }
+        }
+    }
+
+    /// Finds the support plane in the depth around the object and closes the mesh's unseen openings.
+    func closeOpenings(_ result: inout Result, inputs: [DepthInput], viewpoints: [SIMD3<Float>]) {
+        let samples = Self.supportSamples(inputs, near: result.bounds)
+        var estimator = options.supportPlane
+        estimator.inlierDistance = options.supportPlaneInlierVoxels * result.voxelSize
+        result.supportPlane = SupportPlaneEstimator(options: estimator).estimate(background: samples.background, object: samples.object)
+        let closed = OpeningClosure(options: options.closure).close(result.mesh, supportPlane: result.supportPlane, viewpoints: viewpoints)
+        result.mesh = closed.mesh
+        result.closure = closed.report
+    }
+
+    /// Depth samples of masked inputs: outside the mask but within the object's box widened by half
+    /// its size on every side (the support around the object), and inside the mask (the object).
+    static func supportSamples(_ inputs: [DepthInput], near bounds: BoundingBox) -> (background: [SIMD3<Float>], object: [SIMD3<Float>]) {
+        let centre = SIMD3<Float>(Float(bounds.centre.x), Float(bounds.centre.y), Float(bounds.centre.z))
+        let reach = 2 * SIMD3<Float>(Float(abs(bounds.halfExtents.x)), Float(abs(bounds.halfExtents.y)), Float(abs(bounds.halfExtents.z)))
+        var background: [SIMD3<Float>] = [], object: [SIMD3<Float>] = []
+        for input in inputs {
+            guard let mask = input.mask, mask.width > 0, mask.height > 0 else { continue }
+            let k = input.intrinsics, pose = input.worldFromCamera
+            let width = input.depth.width, height = input.depth.height
+            let step = max(1, max(width, height) / 256)
+            for y in stride(from: 0, to: height, by: step) {
+                for x in stride(from: 0, to: width, by: step) {
+                    let d = Double(input.depth[x, y])
+                    guard d > 0, d.isFinite else { continue }
+                    let p = pose.apply(Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d))
+                    let point = SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z))
+                    let mx = min(mask.width - 1, x * mask.width / width), my = min(mask.height - 1, y * mask.height / height)
+                    if mask.pixels[my * mask.width + mx] != 0 {
+                        object.append(point)
+                    } else if all(pointwiseMax(point - centre, centre - point) .<= reach) {
+                        background.append(point)
+                    }
+                }
+            }
+        }
+        return (background, object)
+    }
+}

@@ -1,0 +1,45 @@
+import CaptureIO
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import Regression
+import SyntheticCapture
+import XCTest
+
+/// A masked object capture with LiDAR depth through the dense path: the support plane is found
+/// and the unseen underside closed, so the surface recalls the whole object.
+final class ObjectClosureTests: XCTestCase {
+    func testPlainBoxWithLiDARIsClosedOnTheFloor() throws {
+        let capture = SyntheticCapture(scene: .plainBox, views: 24, seed: 2, imageWidth: 512, imageHeight: 384)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("closure-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = try SyntheticCaptureWriter.write(capture, to: folder)
+        let k = capture.intrinsics
+        let scene = try KnownPoses.scene(posesFile: folder.appendingPathComponent("ground_truth/poses.json"), imagesDirectory: images,
+                                         intrinsics: PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
+        var options = DenseRun.Options()
+        options.useStereo = false
+        options.posesAreMetric = true
+        let closed = try DenseRun.run(scene: scene, imagesDirectory: images, options: options)
+
+        let floor = try XCTUnwrap(closed.surface.supportPlane)
+        XCTAssertGreaterThan(floor.normal.z, 0.999)
+        XCTAssertEqual(floor.offset, 0, accuracy: 0.003)
+        XCTAssertEqual(closed.surface.closure.closedOnSupport, 1)
+        XCTAssertLessThan(closed.surface.mesh.positions.map(\.z).min()!, 0.003, "walls continued down to the floor")
+        var accuracyOptions = SurfaceAccuracy.Options()
+        accuracyOptions.maxSampleCount = 50000
+        let accuracy = try SurfaceAccuracy.evaluate(reconstruction: closed.surface.mesh, groundTruth: capture.objectMesh,
+                                                    options: accuracyOptions)
+        XCTAssertGreaterThan(accuracy.recall, 0.95)
+        XCTAssertGreaterThan(accuracy.precision, 0.95)
+
+        // The same capture with closing turned off keeps the underside open.
+        options.surface.closesOpenings = .never
+        let open = try DenseRun.run(scene: scene, imagesDirectory: images, options: options)
+        XCTAssertEqual(open.surface.closure, .init())
+        let openAccuracy = try SurfaceAccuracy.evaluate(reconstruction: open.surface.mesh, groundTruth: capture.objectMesh,
+                                                        options: accuracyOptions)
+        XCTAssertLessThan(openAccuracy.recall, 0.9)
+    }
+}

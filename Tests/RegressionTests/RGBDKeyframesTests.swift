@@ -1,0 +1,124 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import Regression
+import SyntheticCapture
+import XCTest
+
+/// RGB-D keyframe folders: frames converted from a synthetic capture read back with their true
+/// poses; each kind of bad frame is reported by file name and skipped.
+final class RGBDKeyframesTests: XCTestCase {
+    private var folder: URL!
+    private static let capture = SyntheticCapture(scene: .plainBox, views: 12, seed: 3, imageWidth: 512, imageHeight: 384)
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("rgbd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    /// Writes view `index` of the capture as frame `number`: PNG photo, 16-bit millimetre depth, and
+    /// metadata with the pose in ARKit's camera axes (or ours with `axes: "opencv"`).
+    private func writeFrame(_ index: Int, as number: Int, opencvAxes: Bool = false, flat: Bool = false) throws {
+        let view = Self.capture.view(at: index)
+        try ImageCodec.encode(view.image, as: .png).write(to: folder.appendingPathComponent("color_\(number).png"))
+        let millimetres = view.depth.metres.map { UInt16(clamping: Int(($0 * 1000).rounded())) }
+        try ImageCodec.encode16(millimetres, width: view.depth.width, height: view.depth.height)
+            .write(to: folder.appendingPathComponent("depth_\(number).png"))
+        let k = Self.capture.intrinsics
+        var r = view.worldFromCamera.rotation.m
+        if !opencvAxes { for row in 0..<3 { r[row * 3 + 1] = -r[row * 3 + 1]; r[row * 3 + 2] = -r[row * 3 + 2] } }
+        let t = view.worldFromCamera.translation
+        let pose: [[Double]] = [[r[0], r[1], r[2], t.x], [r[3], r[4], r[5], t.y], [r[6], r[7], r[8], t.z], [0, 0, 0, 1]]
+        let intrinsics: [[Double]] = [[k.fx, 0, k.cx], [0, k.fy, k.cy], [0, 0, 1]]
+        var json: [String: Any] = flat ? ["intrinsics": intrinsics.flatMap { $0 }, "cameraToWorld": pose.flatMap { $0 }]
+                                       : ["intrinsics": intrinsics, "cameraToWorld": pose]
+        if opencvAxes { json["axes"] = "opencv" }
+        try JSONSerialization.data(withJSONObject: json).write(to: folder.appendingPathComponent("metadata_\(number).json"))
+    }
+
+    private func assertPose(_ a: RigidTransform, _ b: RigidTransform, file: StaticString = #filePath, line: UInt = #line) {
+        for (x, y) in zip(a.rotation.m, b.rotation.m) { XCTAssertEqual(x, y, accuracy: 1e-9, file: file, line: line) }
+        XCTAssertEqual((a.translation - b.translation).length, 0, accuracy: 1e-9, file: file, line: line)
+    }
+
+    func testGoodFramesGiveTheTruePosesIntrinsicsAndDepth() throws {
+        try writeFrame(0, as: 0)
+        try writeFrame(1, as: 1, opencvAxes: true)
+        try writeFrame(2, as: 12, flat: true)
+        XCTAssertTrue(RGBDKeyframes.isKeyframeFolder(folder))
+        let keyframes = try RGBDKeyframes.load(folder)
+        XCTAssertEqual(keyframes.problems, [])
+        XCTAssertEqual(keyframes.frames.map(\.number), [0, 1, 12])
+        XCTAssertEqual(keyframes.frames.map(\.photoName), ["color_0.png", "color_1.png", "color_12.png"])
+        for (frame, view) in zip(keyframes.frames, [0, 1, 2]) {
+            assertPose(frame.worldFromCamera, Self.capture.view(at: view).worldFromCamera)
+            XCTAssertEqual(frame.intrinsics, Self.capture.intrinsics)
+            XCTAssertEqual(frame.depth.depth.width, Self.capture.depthIntrinsics.width)
+            let truth = Self.capture.view(at: view).depth.metres
+            XCTAssertEqual(zip(frame.depth.depth.metres, truth).map { abs($0 - $1) }.max() ?? 1, 0, accuracy: 0.0006)
+        }
+        let scene = keyframes.scene
+        XCTAssertEqual(scene.registeredCount, 3)
+        XCTAssertEqual(Set(keyframes.depthByPhotoName.keys), ["color_0.png", "color_1.png", "color_12.png"])
+        XCTAssertFalse(RGBDKeyframes.isKeyframeFolder(folder.appendingPathComponent("missing")))
+    }
+
+    func testBadFramesAreReportedByFileAndSkipped() throws {
+        for n in 0..<8 { try writeFrame(n, as: n) }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("depth_1.png"))  // missing depth
+        try Data("{\"intrinsics\": [[1, 0".utf8).write(to: folder.appendingPathComponent("metadata_2.json"))  // unreadable JSON
+        try Data("""
+            {"intrinsics": [[500, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]}
+            """.utf8).write(to: folder.appendingPathComponent("metadata_3.json"))  // 3×4: wrong shape
+        try Data("""
+            {"intrinsics": [[NaN, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}
+            """.utf8).write(to: folder.appendingPathComponent("metadata_4.json"))  // NaN (not JSON)
+        var nanDepth = [Float](repeating: 0.8, count: 128 * 96)
+        nanDepth[5] = .nan
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("depth_5.png"))
+        try ImageCodec.encodeFloatTIFF(nanDepth, width: 128, height: 96).write(to: folder.appendingPathComponent("depth_5.tif"))
+        try Data("""
+            {"intrinsics": [[500, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [[2,0,0,0], [0,1,0,0], [0,0,1,0], [0,0,0,1]]}
+            """.utf8).write(to: folder.appendingPathComponent("metadata_6.json"))  // not a rotation
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("metadata_7.json"))  // no metadata
+
+        let keyframes = try RGBDKeyframes.load(folder)
+        XCTAssertEqual(keyframes.frames.map(\.number), [0])
+        let text = keyframes.problems.map(\.description)
+        func expect(_ file: String, _ fragment: String, line: UInt = #line) {
+            XCTAssertTrue(text.contains { $0.contains(folder.appendingPathComponent(file).path) && $0.contains(fragment) },
+                          "\(file): \(fragment) not in \(text)", line: line)
+        }
+        expect("metadata_1.json", "has no depth image depth_1")
+        expect("metadata_2.json", "is not valid JSON")
+        expect("metadata_3.json", "\"cameraToWorld\" must be 4×4")
+        expect("metadata_4.json", "is not valid JSON")
+        expect("depth_5.tif", "has an invalid value (nan)")
+        expect("metadata_6.json", "is not a rigid transform")
+        expect("color_7.png", "has no metadata_7.json")
+        XCTAssertEqual(keyframes.problems.count, 7)
+        XCTAssertTrue(text.allSatisfy { $0.contains("is skipped") })
+    }
+
+    func testKeyframesFuseIntoTheObjectSurface() throws {
+        for n in 0..<Self.capture.viewCount { try writeFrame(n, as: n) }
+        let keyframes = try RGBDKeyframes.load(folder)
+        XCTAssertEqual(keyframes.frames.count, Self.capture.viewCount)
+        var options = DenseRun.Options()
+        options.useStereo = false
+        options.posesAreMetric = true
+        let dense = try DenseRun.run(scene: keyframes.scene, imagesDirectory: folder, options: options,
+                                     frameDepth: keyframes.depthByPhotoName)
+        XCTAssertEqual(dense.lidarViews, Self.capture.viewCount)
+        XCTAssertEqual(dense.surface.closure, .init(), "no masks: an open scene, nothing closed")
+        // No masks: the floor is fused too; score the object's part of the surface.
+        var accuracyOptions = SurfaceAccuracy.Options()
+        accuracyOptions.maxSampleCount = 20000
+        accuracyOptions.cropMarginFraction = 0.05
+        let accuracy = try SurfaceAccuracy.evaluate(reconstruction: dense.surface.mesh, groundTruth: Self.capture.objectMesh,
+                                                    options: accuracyOptions)
+        XCTAssertGreaterThan(accuracy.recall, 0.6)
+    }
+}
