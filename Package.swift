@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Meshing", targets: ["Meshing"]),
         .library(name: "Texturing", targets: ["Texturing"]),
+        .library(name: "CaptureReplay", targets: ["CaptureReplay"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -62,13 +63,16 @@ let package = Package(
         .target(name: "SyntheticCapture", dependencies: ["ReconstructionCore", "Rendering"]),
         // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
+        // Guided-capture driver: replays a recorded frame stream through the pure CaptureSession,
+        // measuring frames and performing its effects (writing the curated capture folder).
+        .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing", "CaptureReplay"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +88,8 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
         .testTarget(name: "RegressionTests", dependencies: ["Regression", "Reconstruction", "ReconstructionCore", "ModelExport",
                                                            "SyntheticCapture", "CaptureIO", "TestSupport"]),
+        .testTarget(name: "CaptureReplayTests", dependencies: ["CaptureReplay", "Regression", "Reconstruction", "ReconstructionCore",
+                                                               "SyntheticCapture", "CaptureIO"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
