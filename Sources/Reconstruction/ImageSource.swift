@@ -5,7 +5,7 @@ import ReconstructionCore
 public struct ImageSource: Sendable {
     /// Where the pixels come from.
     public enum Content: Sendable {
-        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP), read when features are extracted.
+        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP, HEIC/HEIF), read when features are extracted.
         case file(URL)
         /// Decoded 8-bit RGB pixels held in memory.
         case pixels(RGBImage)

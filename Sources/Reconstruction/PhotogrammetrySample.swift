@@ -5,7 +5,7 @@ import ReconstructionCore
 public struct PhotogrammetrySample: Sendable {
     /// Where the photo's pixels come from.
     public enum Image: Sendable {
-        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP).
+        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP, HEIC/HEIF).
         case file(URL)
         /// Decoded 8-bit RGB pixels.
         case pixels(RGBImage)
