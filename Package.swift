@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libopenblas-dev — see Scripts/install-deps.sh.
+// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libopenblas-dev, libheif-dev (HEIC, which
+// OpenCV 4.6 cannot read; its header is under the multiarch include folder) — see Scripts/install-deps.sh.
 // Only the C++ shim sees their headers; Swift reaches it through a plain C header.
 // OpenBLAS (libopenblas-dev) does the descriptor-matching products; its header lives under the
 // multiarch include folder.
@@ -11,11 +12,11 @@ let multiarch = "aarch64-linux-gnu"
 let multiarch = "x86_64-linux-gnu"
 #endif
 let systemIncludes = [
-    "-I/usr/include/opencv4", "-I/usr/include/eigen3", "-I/usr/include/\(multiarch)/openblas-pthread",
+    "-I/usr/include/opencv4", "-I/usr/include/eigen3", "-I/usr/include/\(multiarch)/openblas-pthread", "-I/usr/include/\(multiarch)",
 ]
 let shimLibraries: [LinkerSetting] = [
     "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
-    "ceres", "glog", "gflags", "openblas", "meshoptimizer", "embree3",
+    "ceres", "glog", "gflags", "openblas", "meshoptimizer", "embree3", "heif",
 ].map { .linkedLibrary($0) }
 
 let package = Package(
@@ -31,6 +32,7 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Meshing", targets: ["Meshing"]),
         .library(name: "Texturing", targets: ["Texturing"]),
+        .library(name: "CaptureReplay", targets: ["CaptureReplay"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
@@ -62,18 +64,21 @@ let package = Package(
         .target(name: "SyntheticCapture", dependencies: ["ReconstructionCore", "Rendering"]),
         // Reports: plots drawn into RGBImages and HTML text. Pure: the caller writes the files.
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
+        // Guided-capture driver: replays a recorded frame stream through the pure CaptureSession,
+        // measuring frames and performing its effects (writing the curated capture folder).
+        .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing"]),
+        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing", "CaptureReplay"]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ReconstructionCoreTests", dependencies: ["ReconstructionCore"]),
-        .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction"]),
+        .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "ReconstructionCore", "CReconstruction", "TestSupport"]),
         .testTarget(name: "MeshingTests", dependencies: ["Meshing", "ReconstructionCore"]),
         // Helpers shared by test targets (running Python tools such as usd-core's validator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -84,6 +89,8 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
         .testTarget(name: "RegressionTests", dependencies: ["Regression", "Reconstruction", "ReconstructionCore", "ModelExport",
                                                            "SyntheticCapture", "CaptureIO", "TestSupport"]),
+        .testTarget(name: "CaptureReplayTests", dependencies: ["CaptureReplay", "Regression", "Reconstruction", "ReconstructionCore",
+                                                               "SyntheticCapture", "CaptureIO"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]

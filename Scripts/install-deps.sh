@@ -10,6 +10,8 @@ APT_PACKAGES=(
   libopenblas-dev   # descriptor matching as matrix products (CPU kernel chosen at run time)
   libmeshoptimizer-dev  # mesh decimation to the detail levels' triangle caps (quadric collapses)
   libembree-dev     # ray casting for baking normal, displacement and ambient-occlusion maps
+  libheif-dev       # HEIC/HEIF photos and their embedded depth (OpenCV 4.6 cannot read HEIC)
+  libheif-examples  # tests: heif-enc makes the HEIC fixtures at run time
   python3-pip
   time              # /usr/bin/time for the benchmarks' peak memory
   chromium-headless-shell  # the regression report is checked by a headless browser screenshot

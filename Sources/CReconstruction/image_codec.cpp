@@ -9,10 +9,6 @@
 #include "guarded.hpp"
 #include "image_io.hpp"
 
-struct rc_image {
-    cv::Mat pixels;  // continuous, RGB order for colour
-};
-
 struct rc_bytes {
     std::vector<uint8_t> data;
 };

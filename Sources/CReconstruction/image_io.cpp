@@ -3,6 +3,7 @@
 #include <mutex>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "guarded.hpp"
 
@@ -41,12 +42,30 @@ bool is_truncated_jpeg(const uint8_t* data, size_t length) {
     return true;
 }
 
+// A decoded HEIF image (8-bit BGR) converted as cv::imdecode would for `flags`: grey for the
+// grayscale modes, reduced by 2, 4 or 8 (area averaging) for the reduced modes.
+cv::Mat converted_heif(cv::Mat bgr, int flags) {
+    if (flags < 0) return bgr;  // IMREAD_UNCHANGED: the 3 colour channels as decoded
+    const int mode = flags & ~cv::IMREAD_IGNORE_ORIENTATION;
+    const int reduction = (mode & 16) ? 2 : (mode & 32) ? 4 : (mode & 64) ? 8 : 1;
+    cv::Mat result = bgr;
+    if ((mode & cv::IMREAD_COLOR) == 0) cv::cvtColor(bgr, result, cv::COLOR_BGR2GRAY);
+    if (reduction > 1) {
+        cv::Mat reduced;
+        cv::resize(result, reduced, cv::Size((result.cols + reduction - 1) / reduction, (result.rows + reduction - 1) / reduction),
+                   0, 0, cv::INTER_AREA);
+        result = reduced;
+    }
+    return result;
+}
+
 }  // namespace
 
 namespace rc {
 
 cv::Mat decode_image(const uint8_t* encoded, size_t length, int flags) {
     require(encoded != nullptr && length > 0, "empty image buffer");
+    if (is_heif(encoded, length)) return converted_heif(decode_heif(encoded, length), flags);
     silence_opencv_log();
     if (is_truncated_jpeg(encoded, length))
         throw Failure{RC_DECODE_FAILED, "truncated JPEG: the image data ends before the end-of-image marker"};

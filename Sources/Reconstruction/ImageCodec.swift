@@ -2,7 +2,8 @@ import CReconstruction
 import Foundation
 import ReconstructionCore
 
-/// Decodes and encodes images through the shim (OpenCV's codecs: JPEG, PNG, TIFF, WebP, …).
+/// Decodes and encodes images through the shim (OpenCV's codecs: JPEG, PNG, TIFF, WebP, …; HEIC/HEIF
+/// decoding through libheif, recognised by content).
 /// EXIF orientation is ignored, as in feature extraction, so pixels match the stored raster.
 public enum ImageCodec {
     /// Samples of an image decoded without conversion (depth maps, confidence maps).

@@ -5,7 +5,7 @@ import ReconstructionCore
 public struct PhotogrammetrySample: Sendable {
     /// Where the photo's pixels come from.
     public enum Image: Sendable {
-        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP).
+        /// An encoded image file (JPEG, PNG, TIFF, WebP, BMP, HEIC/HEIF).
         case file(URL)
         /// Decoded 8-bit RGB pixels.
         case pixels(RGBImage)
@@ -30,10 +30,14 @@ public struct PhotogrammetrySample: Sendable {
     /// A prior pose (e.g. from ARKit tracking). Carried for later stages; the pose stage does not
     /// use it.
     public var worldFromCamera: RigidTransform?
+    /// Why the reader that made this sample rejected it (e.g. its matte does not fit the photo),
+    /// naming the file; nil for a usable sample. The session reports a rejected sample as
+    /// `invalidSample(id, rejection)` and does not use it.
+    public var rejection: String?
 
     public init(id: Int, image: Image, name: String? = nil, intrinsics: IntrinsicsPrior = .unknown,
                 objectMask: GrayImage? = nil, depth: DepthMap? = nil, gravity: Vector3? = nil,
-                worldFromCamera: RigidTransform? = nil) {
+                worldFromCamera: RigidTransform? = nil, rejection: String? = nil) {
         self.id = id
         self.image = image
         if let name {
@@ -48,6 +52,7 @@ public struct PhotogrammetrySample: Sendable {
         self.depth = depth
         self.gravity = gravity
         self.worldFromCamera = worldFromCamera
+        self.rejection = rejection
     }
 
     /// The sample's file, when it has one.

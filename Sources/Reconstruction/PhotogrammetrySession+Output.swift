@@ -9,7 +9,8 @@ extension PhotogrammetrySession {
         case requestProgress(Request, fractionComplete: Double)
         /// The stage a request is in and the estimated time left.
         case requestProgressInfo(Request, ProgressInfo)
-        /// A sample that cannot be used (not decodable, unreadable) and why.
+        /// A sample that cannot be used (not decodable, unreadable, or rejected by its reader:
+        /// `PhotogrammetrySample.rejection`) and why.
         case invalidSample(id: Int, reason: String)
         /// A usable sample that the reconstruction could not include (it did not register).
         case skippedSample(id: Int)

@@ -50,6 +50,7 @@ extension PoseEstimation {
 
     /// Features of one image, with keypoints outside its object mask dropped.
     static func extract(_ source: ImageSource, with extractor: FeatureExtractor) -> Result<ImageFeatures, InvalidImage> {
+        if let rejection = source.rejection { return .failure(InvalidImage(name: source.name, reason: rejection)) }
         do {
             let data: Data
             switch source.content {

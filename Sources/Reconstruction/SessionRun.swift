@@ -115,7 +115,8 @@ final class SessionRun: @unchecked Sendable {
             case .pixels(let image): content = .pixels(image)
             }
             return ImageSource(name: sample.name, content: content, prior: sample.intrinsics,
-                               objectMask: configuration.isObjectMaskingEnabled ? sample.objectMask : nil)
+                               objectMask: configuration.isObjectMaskingEnabled ? sample.objectMask : nil,
+                               rejection: sample.rejection)
         }
 
         // Features, image by image: each image's features are a checkpoint of their own.
@@ -351,6 +352,7 @@ final class SessionRun: @unchecked Sendable {
             key.combine("mask \(mask.width)x\(mask.height)")
             key.combine(array: mask.pixels)
         }
+        if let rejection = source.rejection { key.combine("rejected \(rejection)") }
         return key
     }
 }

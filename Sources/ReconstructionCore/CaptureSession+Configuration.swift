@@ -20,7 +20,8 @@ extension CaptureSession {
         public var maximumDistanceInBoxDiagonals = 4.0
         /// Least fraction (0…1) of the box inside the field of view for auto-capture.
         public var minimumBoxFractionInView = 0.8
-        /// Least `CaptureFrame.sharpness` of a shot (same scale; 100 suits variance of the Laplacian on 8-bit grey).
+        /// Least `CaptureFrame.sharpness` of a shot (same scale; 100 suits variance of the Laplacian on 8-bit grey);
+        /// a less sharp frame shows `movingTooFast`.
         public var minimumSharpness = 100.0
         /// Least change of view direction from the box centre since the last shot, in degrees, for a new shot.
         public var minimumDegreesBetweenShots = 5.0

@@ -10,8 +10,8 @@ extension CaptureSession {
     /// shots, dial); ignored in every other state and when its timestamp is not later than the
     /// previous processed frame's. Never refused, so it does not throw.
     ///
-    /// While capturing, a frame becomes a shot when no capture-blocking feedback is active, its
-    /// sharpness reaches `minimumSharpness`, the shot limit allows it, and either it is the first
+    /// While capturing, a frame becomes a shot when no capture-blocking feedback is active (a frame
+    /// less sharp than `minimumSharpness` shows `movingTooFast`), the shot limit allows it, and either it is the first
     /// shot, or the view direction from the box centre turned ≥ `minimumDegreesBetweenShots`, or
     /// ≥ `minimumSecondsBetweenShots` passed since the last shot. Effects come in the order
     /// saveShot, updateCoverage, scanPassCompleted, recommendFlip, showGuidance.
@@ -62,10 +62,13 @@ extension CaptureSession {
 }
 
 extension CaptureSession {
-    /// Light and motion conditions (any state that processes frames).
+    /// Light and motion conditions (any state that processes frames). Apple's feedback has no
+    /// separate blur condition: a frame less sharp than `minimumSharpness` shows `movingTooFast`,
+    /// since a hand-held camera's blur is motion blur and the remedy is the same (slow down).
     func motionAndLightFeedback(_ frame: CaptureFrame) -> Set<CaptureFeedback> {
         var conditions: Set<CaptureFeedback> = []
         if frame.meanLuminance < configuration.minimumMeanLuminance { conditions.insert(.environmentTooDark) }
+        if frame.sharpness < configuration.minimumSharpness { conditions.insert(.movingTooFast) }
         if let previousFrame {
             let seconds = frame.timestamp - previousFrame.timestamp
             let metres = frame.cameraCentre.distance(to: previousFrame.cameraCentre)
@@ -90,8 +93,7 @@ extension CaptureSession {
     }
 
     func shouldTakeShot(_ frame: CaptureFrame, box: BoundingBox, conditions: Set<CaptureFeedback>) -> Bool {
-        guard !shotLimitReached, !conditions.contains(where: \.blocksCapture),
-              frame.sharpness >= configuration.minimumSharpness else { return false }
+        guard !shotLimitReached, !conditions.contains(where: \.blocksCapture) else { return false }
         guard let lastShotFrame else { return true }
         // A new viewpoint, not just more time: a camera held still adds nothing to the model.
         return frame.timestamp - lastShotFrame.timestamp >= configuration.minimumSecondsBetweenShots

@@ -3,41 +3,124 @@ import Foundation
 import Reconstruction
 import ReconstructionCore
 
-/// A capture folder as `PhotogrammetrySession` samples.
-public enum CaptureSamples {
-    /// Every photo in `imagesDirectory` (sorted by name, sidecars skipped) as a sample whose id is
-    /// its index and whose name is its file name, with `given` intrinsics when known, else EXIF
-    /// focal length, else unknown. A photo's `<stem>_mask.<ext>` sidecar, when present, becomes
-    /// its object mask (non-zero = object).
-    /// - Throws: `CaptureIOError` for an unreadable folder, `RegressionError.dataset` for a mask
-    ///   sidecar that does not decode.
-    public static func load(imagesDirectory: URL, given: PinholeIntrinsics? = nil) throws -> [PhotogrammetrySample] {
-        var maskByStem: [String: String] = [:]
+/// A capture folder as `PhotogrammetrySession` samples: every photo in the folder (JPEG, PNG,
+/// TIFF, WebP, BMP, HEIC/HEIF; sorted by name, sidecars skipped), its id its index and its name
+/// its file name, with
+/// - intrinsics: `given` when known, else EXIF focal length, else unknown;
+/// - an object mask from `<stem>_mask.<ext>` (non-zero = object) and/or a person/object matte
+///   `<stem>_matte.<ext>` (grey levels, object where ≥ 50 %, i.e. ≥ 128); with both, the object
+///   is where both say so (they must then be the same size);
+/// - depth from a HEIC/HEIF photo's embedded depth image, when it is metric (`HEIFDepth.metres`).
+///
+/// A bad mask or matte (does not decode; a matte without the photo's aspect ratio or larger than
+/// it) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
+/// it as `invalidSample` and goes on with the others. Embedded depth that cannot be used is a note
+/// and the photo is used without it.
+public struct CaptureSamples: Sendable {
+    public var samples: [PhotogrammetrySample]
+    /// What the reader noticed without rejecting a sample, each naming its file.
+    public var notes: [String]
+
+    public static let maskSuffix = "_mask"
+    public static let matteSuffix = "_matte"
+    /// Matte level at and above which a pixel is object (50 % of 255, rounded up).
+    public static let matteThreshold: UInt8 = 128
+
+    /// Reads the folder.
+    /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed.
+    public static func read(imagesDirectory: URL, given: PinholeIntrinsics? = nil) throws -> CaptureSamples {
+        var sidecars: [String: String] = [:]  // lower-cased stem (with suffix) → file name
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: imagesDirectory.path)) ?? []).sorted() {
             let stem = (name as NSString).deletingPathExtension.lowercased()
-            if stem.hasSuffix("_mask"), maskByStem[stem] == nil { maskByStem[stem] = name }
+            if stem.hasSuffix(maskSuffix) || stem.hasSuffix(matteSuffix), sidecars[stem] == nil { sidecars[stem] = name }
         }
-        return try ImageFolder.listImages(in: imagesDirectory).enumerated().map { index, url in
-            let stem = url.deletingPathExtension().lastPathComponent
-            var mask: GrayImage?
-            if let maskName = maskByStem[(stem + "_mask").lowercased()] {
-                let maskURL = imagesDirectory.appendingPathComponent(maskName)
+        var notes: [String] = []
+        let samples = try ImageFolder.listImages(in: imagesDirectory).enumerated().map { index, url -> PhotogrammetrySample in
+            let stem = url.deletingPathExtension().lastPathComponent.lowercased()
+            var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
+                                              intrinsics: CaptureSources.prior(for: url, given: given))
+            do {
+                sample.objectMask = try objectMask(photo: url, mask: sidecars[stem + maskSuffix].map(imagesDirectory.appendingPathComponent),
+                                                   matte: sidecars[stem + matteSuffix].map(imagesDirectory.appendingPathComponent))
+            } catch {
+                sample.rejection = "\(error)"
+            }
+            if ["heic", "heif"].contains(url.pathExtension.lowercased()) {
                 do {
-                    mask = try ImageCodec.decodeGray(Data(contentsOf: maskURL))
+                    sample.depth = try embeddedDepth(url)
                 } catch {
-                    throw RegressionError.dataset(imagesDirectory.path, "mask \(maskName) does not decode: \(error)")
+                    notes.append("\(error)")
                 }
             }
-            return PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
-                                        intrinsics: CaptureSources.prior(for: url, given: given), objectMask: mask)
+            return sample
+        }
+        return CaptureSamples(samples: samples, notes: notes)
+    }
+
+    /// The samples of `read`, without the notes.
+    public static func load(imagesDirectory: URL, given: PinholeIntrinsics? = nil) throws -> [PhotogrammetrySample] {
+        try read(imagesDirectory: imagesDirectory, given: given).samples
+    }
+
+    /// A problem with one sidecar, naming its file.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The object mask of `photo` from its mask and matte sidecars, nil with neither.
+    static func objectMask(photo: URL, mask maskFile: URL?, matte matteFile: URL?) throws(Problem) -> GrayImage? {
+        let mask = try maskFile.map { file throws(Problem) in try decodeGray(file, kind: "mask") }
+        guard let matteFile else { return mask }
+        let levels = try decodeGray(matteFile, kind: "matte")
+        let photoSize: (width: Int, height: Int)
+        do {
+            let decoded = try ImageCodec.decodeGray(Data(contentsOf: photo))
+            photoSize = (decoded.width, decoded.height)
+        } catch {
+            throw Problem(description: "\(photo.lastPathComponent): the photo does not decode, so its matte \(matteFile.lastPathComponent) cannot be checked: \(error)")
+        }
+        let photoAspect = Double(photoSize.width) / Double(photoSize.height), matteAspect = Double(levels.width) / Double(levels.height)
+        guard abs(photoAspect / matteAspect - 1) < 0.01, levels.width <= photoSize.width, levels.height <= photoSize.height else {
+            throw Problem(description: "matte \(matteFile.lastPathComponent) is \(levels.width)×\(levels.height), which does not fit its \(photoSize.width)×\(photoSize.height) photo \(photo.lastPathComponent) (a matte needs the photo's aspect ratio and at most its size)")
+        }
+        let matte = GrayImage(width: levels.width, height: levels.height, pixels: levels.pixels.map { $0 >= matteThreshold ? 255 : 0 })
+        guard let mask else { return matte }
+        guard mask.width == matte.width, mask.height == matte.height else {
+            throw Problem(description: "mask \(maskFile?.lastPathComponent ?? "") is \(mask.width)×\(mask.height) but matte \(matteFile.lastPathComponent) is \(matte.width)×\(matte.height); with both they must be the same size")
+        }
+        return GrayImage(width: mask.width, height: mask.height,
+                         pixels: zip(mask.pixels, matte.pixels).map { $0 != 0 && $1 != 0 ? 255 : 0 })
+    }
+
+    static func decodeGray(_ file: URL, kind: String) throws(Problem) -> GrayImage {
+        do {
+            return try ImageCodec.decodeGray(Data(contentsOf: file))
+        } catch {
+            throw Problem(description: "\(kind) \(file.lastPathComponent) does not decode: \(error)")
+        }
+    }
+
+    /// The metric depth embedded in a HEIF photo, nil when it has none.
+    static func embeddedDepth(_ photo: URL) throws(Problem) -> DepthMap? {
+        let depth: HEIFDepth?
+        do {
+            depth = try ImageCodec.decodeHEIFDepth(Data(contentsOf: photo))
+        } catch {
+            throw Problem(description: "\(photo.lastPathComponent): its embedded depth does not decode (the photo is used without depth): \(error)")
+        }
+        guard let depth else { return nil }
+        switch depth.metres() {
+        case .success(let metres): return metres
+        case .failure(let notMetric):
+            throw Problem(description: "\(photo.lastPathComponent): its embedded depth is not used: \(notMetric.reason)")
         }
     }
 }
 
 extension PhotogrammetrySession {
-    /// A session over the photos of a capture folder (see `CaptureSamples.load`): sample ids are
-    /// the photos' indices in file-name order. Model requests run the folder's dense, surface,
-    /// model and export stages (`FolderModelStages`).
+    /// A session over the photos of a capture folder (see `CaptureSamples`): sample ids are the
+    /// photos' indices in file-name order. Model requests run the folder's dense, surface, model
+    /// and export stages (`FolderModelStages`).
     public convenience init(input imagesDirectory: URL, configuration: Configuration = Configuration(),
                             intrinsics: PinholeIntrinsics? = nil, modelStages: FolderModelStages = FolderModelStages()) throws {
         try self.init(input: CaptureSamples.load(imagesDirectory: imagesDirectory, given: intrinsics),

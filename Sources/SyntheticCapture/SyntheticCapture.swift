@@ -24,6 +24,9 @@ public struct SyntheticCapture: Sendable {
     public let worldFromObjectPerPass: [RigidTransform]
     /// Every view's pose, gravity, pass and name, in capture order.
     public let shots: [SyntheticShot]
+    /// Mean distance of the cameras from the object's centre, metres: the bounding sphere's radius
+    /// then fills `Settings.frameFill` of the photo's shorter half-side.
+    public let meanCameraDistance: Double
 
     private let passScenes: [PassScene]
 
@@ -68,6 +71,7 @@ public struct SyntheticCapture: Sendable {
         let radius = box.halfExtents.length
         let halfAngle = atan(settings.frameFill * min(Double(width) / (2 * focal), Double(height) / (2 * focal)))
         let distance = radius / sin(halfAngle)
+        meanCameraDistance = distance
         let targets = placements.map { $0.apply(box.centre) }
         let rig = OrbitRig.placements(settings: settings, passes: placements.count, targets: targets, distance: distance)
         let digits = max(4, String(rig.count).count)
@@ -124,8 +128,14 @@ public struct SyntheticCapture: Sendable {
     public var objectTriangleCount: Int { objectMesh.triangleCount }
 
     /// Renders view `index`: photo, mask, LiDAR depth and confidence. Deterministic; thread-safe.
-    public func view(at index: Int) -> SyntheticView {
-        let shot = shots[index]
+    public func view(at index: Int) -> SyntheticView { view(of: shots[index]) }
+
+    /// Renders any shot of this scene (e.g. a camera path of one's own): photo, mask, LiDAR depth
+    /// and confidence. The LiDAR noise is seeded by the settings' seed and `shot.index`; `shot.pass`
+    /// must be a pass of this capture. Deterministic; thread-safe.
+    public func view(of shot: SyntheticShot) -> SyntheticView {
+        precondition(passScenes.indices.contains(shot.pass), "shot of a pass this capture does not have")
+        let index = shot.index
         let scene = passScenes[shot.pass]
         let cameraFromObject = shot.worldFromCamera.inverse
         let photo = scene.photoRenderer.render(scene.mesh, intrinsics: intrinsics, cameraFromWorld: cameraFromObject)

@@ -11,7 +11,7 @@ struct PosesCommand: AsyncParsableCommand {
         commandName: "poses",
         abstract: "Estimate camera poses from a folder of photos (structure from motion).",
         discussion: """
-            Reads every JPEG/PNG/TIFF/WebP/BMP in IMAGES_DIR (not recursive), extracts SIFT features, \
+            Reads every JPEG/PNG/TIFF/WebP/BMP/HEIC in IMAGES_DIR (not recursive), extracts SIFT features, \
             matches image pairs with geometric verification, and runs incremental structure from \
             motion with Ceres bundle adjustment. Writes, in OUT_DIR:
               poses.json        per image: registered or not (and why), camera-to-world rotation \
@@ -22,8 +22,12 @@ struct PosesCommand: AsyncParsableCommand {
             --refine-intrinsics); otherwise they come from EXIF focal length, or a default guess \
             (1.2 × the longer side), and are refined by bundle adjustment.
             Images that cannot be decoded are reported and skipped; fewer than two usable images \
-            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar, if present, masks its \
-            background out of the features (--no-object-masking ignores masks).
+            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (non-zero = object) and/or \
+            <name>_matte.<ext> person/object matte (grey levels, object where ≥ 50 %), if present, mask \
+            its background out of the features (--no-object-masking ignores them); a mask or matte \
+            that does not decode or does not fit its photo skips the photo, with a message naming \
+            the file. HEIC photos are decoded by libheif; their embedded depth, when metric, is \
+            carried with the sample.
             With --checkpoint DIR, each finished stage (and each image's features) is saved in DIR; \
             running again with the same DIR, photos and options loads them instead of recomputing. \
             Ctrl-C cancels promptly and keeps what is saved.
@@ -84,7 +88,8 @@ struct PosesCommand: AsyncParsableCommand {
         let outputURL = URL(fileURLWithPath: output)
         let given = try known.load()
 
-        let samples = try CaptureSamples.load(imagesDirectory: imagesURL, given: given)
+        let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given)
+        let samples = folder.samples
         let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())
 
         // Ctrl-C cancels the session (checkpoints stay) instead of killing the process.
@@ -95,6 +100,7 @@ struct PosesCommand: AsyncParsableCommand {
         defer { interrupt.cancel() }
 
         let reporter = ProgressReporter(json: json, sampleNames: Dictionary(uniqueKeysWithValues: samples.map { ($0.id, $0.name) }))
+        for note in folder.notes { reporter.note(note) }
         let started = Date()
         try session.process(requests: [.poses])
         var poses: PhotogrammetrySession.Poses?

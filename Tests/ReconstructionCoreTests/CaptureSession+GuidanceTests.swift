@@ -59,11 +59,22 @@ final class CaptureSessionGuidanceTests: XCTestCase {
         XCTAssertEqual(session.shotsTaken, 0)
     }
 
-    func testABlurredFrameIsNotSaved() throws {
+    func testABlurredFrameShowsMovingTooFastAndIsNotSaved() throws {
         var session = try Fixtures.capturingSession()
-        XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 0, azimuthDegrees: 10, sharpness: 20)), [])
+        XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 0, azimuthDegrees: 10, sharpness: 20)),
+                       [.showGuidance([.movingTooFast])])
         XCTAssertEqual(session.shotsTaken, 0)
-        XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 0.5, azimuthDegrees: 10)).savedShotIDs, [0])
+        XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 0.5, azimuthDegrees: 10)),
+                       [.saveShot(id: 0, frameTimestamp: 0.5, scanPass: 0), .updateCoverage(filledBins: 1, totalBins: 24),
+                        .showGuidance([])])
+    }
+
+    func testABlurredFrameWhileDetectingShowsMovingTooFast() throws {
+        var session = CaptureSession()
+        _ = try session.start(imagesDirectory: Fixtures.directory)
+        _ = try session.startDetecting()
+        XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 0, azimuthDegrees: 10, sharpness: 20)),
+                       [.showGuidance([.movingTooFast])])
     }
 
     func testAGoodFrameIsSavedAndFillsItsDialBin() throws {

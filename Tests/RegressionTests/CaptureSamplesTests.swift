@@ -3,17 +3,47 @@ import Foundation
 import Reconstruction
 import ReconstructionCore
 import Regression
+import TestSupport
 import XCTest
 
 final class CaptureSamplesTests: XCTestCase {
-    func testAFolderBecomesSamplesInNameOrderWithMaskSidecarsAndGivenIntrinsics() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capture-samples-\(UUID().uuidString)")
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("capture-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func write(_ data: Data, _ name: String) throws {
+        try data.write(to: folder.appendingPathComponent(name))
+    }
+
+    static func noise(width: Int = 96, height: Int = 64, seed: UInt64) -> RGBImage {
+        var generator = SeededGenerator(seed: seed)
+        return RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// Runs a poses request and returns the session's invalidSample reasons by sample name.
+    func invalidSamples(_ samples: [PhotogrammetrySample]) async throws -> [String: String] {
+        let session = try PhotogrammetrySession(input: samples)
+        try session.process(requests: [.poses])
+        var reasons: [String: String] = [:]
+        for await output in session.outputs {
+            if case .invalidSample(let id, let reason) = output { reasons[samples[id].name] = reason }
+            if case .processingComplete = output { break }
+        }
+        return reasons
+    }
+
+    func testAFolderBecomesSamplesInNameOrderWithMaskSidecarsAndGivenIntrinsics() throws {
         let photo = try ImageCodec.encode(RGBImage(width: 8, height: 6, fill: (10, 20, 30)))
-        try photo.write(to: folder.appendingPathComponent("b.png"))
-        try photo.write(to: folder.appendingPathComponent("a.png"))
-        try ImageCodec.encode(GrayImage(width: 4, height: 3, fill: 255)).write(to: folder.appendingPathComponent("b_mask.png"))
+        try write(photo, "b.png")
+        try write(photo, "a.png")
+        try write(ImageCodec.encode(GrayImage(width: 4, height: 3, fill: 255)), "b_mask.png")
         let k = PinholeIntrinsics(fx: 100, fy: 101, cx: 4, cy: 3)
 
         let samples = try CaptureSamples.load(imagesDirectory: folder, given: k)
@@ -23,11 +53,95 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertEqual(samples[1].objectMask?.width, 4)
         XCTAssertEqual(samples[1].intrinsics, .given(fx: 100, fy: 101, cx: 4, cy: 3))
         XCTAssertEqual(samples[1].url, folder.appendingPathComponent("b.png"))
+        XCTAssertNil(samples[1].rejection)
 
         let session = try PhotogrammetrySession(input: folder, intrinsics: k)
         XCTAssertEqual(session.samples.map(\.name), ["a.png", "b.png"])
+    }
 
-        try Data("junk".utf8).write(to: folder.appendingPathComponent("a_mask.png"))
-        XCTAssertThrowsError(try CaptureSamples.load(imagesDirectory: folder)) { XCTAssertTrue("\($0)".contains("a_mask.png")) }
+    func testAMatteIsAnObjectMaskAtHalfLevelAndIntersectsAMask() throws {
+        try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
+        try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
+        // A half-size matte ramping left to right: object from level 128 on.
+        let ramp = GrayImage(width: 48, height: 32, pixels: (0..<(48 * 32)).map { UInt8(($0 % 48) * 255 / 47) })
+        try write(ImageCodec.encode(ramp), "a_matte.png")
+        try write(ImageCodec.encode(ramp), "b_matte.png")
+        var top = GrayImage(width: 48, height: 32, fill: 0)
+        for i in 0..<(48 * 16) { top.pixels[i] = 255 }
+        try write(ImageCodec.encode(top), "b_mask.png")
+
+        let samples = try CaptureSamples.load(imagesDirectory: folder)
+        XCTAssertEqual(samples.map(\.name), ["a.png", "b.png"], "mattes are sidecars, not photos")
+        let matte = try XCTUnwrap(samples[0].objectMask)
+        XCTAssertEqual([matte.width, matte.height], [48, 32])
+        let firstRow = Array(matte.pixels.prefix(48))
+        XCTAssertEqual(firstRow.firstIndex(of: 255), ramp.pixels.prefix(48).firstIndex { $0 >= 128 })
+        XCTAssertTrue(Set(matte.pixels).isSubset(of: [0, 255]))
+        let both = try XCTUnwrap(samples[1].objectMask)
+        XCTAssertEqual(both.pixels[10 * 48 + 40], 255, "object in mask and matte")
+        XCTAssertEqual(both.pixels[20 * 48 + 40], 0, "outside the mask")
+        XCTAssertEqual(both.pixels[10 * 48 + 2], 0, "outside the matte")
+    }
+
+    func testBadMasksAndMattesRejectTheirSampleNamingTheFileAndTheSessionGoesOn() async throws {
+        try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
+        try write(Data("junk".utf8), "a_mask.png")
+        try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
+        try write(ImageCodec.encode(GrayImage(width: 50, height: 50, fill: 200)), "b_matte.png")
+        try write(ImageCodec.encode(Self.noise(seed: 3)), "c.png")
+        try write(Data("not a png".utf8), "c_matte.png")
+        try write(ImageCodec.encode(Self.noise(seed: 4)), "d.png")
+        try write(ImageCodec.encode(GrayImage(width: 192, height: 128, fill: 255)), "d_matte.png")
+        try write(ImageCodec.encode(Self.noise(seed: 5)), "e.png")
+        try write(ImageCodec.encode(GrayImage(width: 96, height: 64, fill: 255)), "e_matte.png")
+
+        let samples = try CaptureSamples.load(imagesDirectory: folder)
+        XCTAssertEqual(samples.map(\.name), ["a.png", "b.png", "c.png", "d.png", "e.png"])
+        XCTAssertTrue(samples[0].rejection?.contains("mask a_mask.png does not decode") ?? false, "\(samples[0])")
+        XCTAssertTrue(samples[1].rejection?.contains("matte b_matte.png is 50×50, which does not fit its 96×64 photo b.png") ?? false,
+                      samples[1].rejection ?? "nil")
+        XCTAssertTrue(samples[2].rejection?.contains("matte c_matte.png does not decode") ?? false, samples[2].rejection ?? "nil")
+        XCTAssertTrue(samples[3].rejection?.contains("d_matte.png is 192×128") ?? false, "larger than the photo: \(samples[3].rejection ?? "nil")")
+        XCTAssertNil(samples[4].rejection)
+        XCTAssertNotNil(samples[4].objectMask)
+
+        let reasons = try await invalidSamples(samples)
+        XCTAssertEqual(Set(reasons.keys), ["a.png", "b.png", "c.png", "d.png"])
+        XCTAssertEqual(reasons["b.png"], samples[1].rejection)
+    }
+
+    func testHEICPhotosLoadWithTheirMetricEmbeddedDepthAndNotesForTheRest() throws {
+        guard HEIFFixture.encoder != nil else { throw HEIFFixture.EncoderMissing() }
+        let photo = try HEIFFixture.encode(png: ImageCodec.encode(Self.noise(seed: 1)), quality: 95)
+        let levels = GrayImage(width: 64, height: 64, pixels: (0..<(64 * 64)).map { UInt8(($0 % 64) * 4) })
+        let depth = try HEIFFixture.encode(png: ImageCodec.encode(levels), lossless: true)
+        try write(HEIFFixture.withDepth(photo: photo, depth: depth, representation: .init(type: 0, zNear: 0.5, zFar: 2)), "a.heic")
+        try write(HEIFFixture.withDepth(photo: photo, depth: depth, representation: nil), "b.heic")
+        try write(photo, "c.heif")
+
+        let folder = try CaptureSamples.read(imagesDirectory: self.folder)
+        XCTAssertEqual(folder.samples.map(\.name), ["a.heic", "b.heic", "c.heif"])
+        let metres = try XCTUnwrap(folder.samples[0].depth)
+        XCTAssertEqual([metres.width, metres.height], [64, 64])
+        XCTAssertEqual(Double(metres[0, 0]), 2, accuracy: 0.02)
+        XCTAssertNil(folder.samples[1].depth)
+        XCTAssertNil(folder.samples[2].depth)
+        XCTAssertEqual(folder.notes.count, 1)
+        XCTAssertTrue(folder.notes[0].contains("b.heic: its embedded depth is not used"), folder.notes[0])
+    }
+
+    func testTruncatedAndFakeHEICAreInvalidSamplesAndTheOthersGoOn() async throws {
+        guard HEIFFixture.encoder != nil else { throw HEIFFixture.EncoderMissing() }
+        let good = try HEIFFixture.encode(png: ImageCodec.encode(Self.noise(width: 256, height: 192, seed: 1)), quality: 95)
+        try write(good, "a.heic")
+        try write(ImageCodec.encode(Self.noise(width: 256, height: 192, seed: 2)), "b.png")
+        try write(good.prefix(good.count / 2), "c.heic")
+        try write(Data("a text file with a .heic name".utf8), "d.heic")
+        try write(ImageCodec.encode(Self.noise(width: 256, height: 192, seed: 3)), "e.heic")  // a PNG called .heic: read by content
+
+        let reasons = try await invalidSamples(CaptureSamples.load(imagesDirectory: folder))
+        XCTAssertEqual(Set(reasons.keys), ["c.heic", "d.heic"])
+        XCTAssertTrue(reasons["c.heic"]?.contains("HEIF") ?? false, reasons["c.heic"] ?? "")
+        XCTAssertTrue(reasons["d.heic"]?.contains("not a decodable image") ?? false, reasons["d.heic"] ?? "")
     }
 }

@@ -59,7 +59,8 @@ typedef struct {
     int32_t sample_type;  ///< RC_SAMPLE_*
 } rc_image_info;
 
-/// Decodes an encoded image. `reduction` (1, 2, 4 or 8) divides the size while decoding (JPEG
+/// Decodes an encoded image (JPEG, PNG, TIFF, WebP, …, and HEIF/HEIC through libheif, recognised by
+/// its ftyp brands whatever the file's name). `reduction` (1, 2, 4 or 8) divides the size while decoding (JPEG
 /// decodes at the reduced size directly); only 1 is allowed with RC_DECODE_UNCHANGED. EXIF
 /// orientation is ignored, as in feature extraction.
 int32_t rc_image_decode(const uint8_t* encoded, size_t length, int32_t mode, int32_t reduction, rc_image** out,
@@ -79,6 +80,31 @@ int32_t rc_image_encode(const void* pixels, int32_t width, int32_t height, int32
 size_t rc_bytes_size(const rc_bytes* bytes);
 const uint8_t* rc_bytes_data(const rc_bytes* bytes);
 void rc_bytes_free(rc_bytes* bytes);
+
+// MARK: HEIF depth
+
+/// How the samples of a HEIF depth image map to depth: the file's depth_representation_info
+/// (ISO/IEC 23008-12, from HEVC's depth representation SEI), when it has one.
+typedef struct {
+    int32_t representation_known; ///< 1 when the file carries depth_representation_info; else the rest is 0
+    int32_t representation_type;  ///< 0 uniform inverse Z, 1 uniform disparity, 2 uniform Z, 3 non-uniform disparity
+    int32_t has_z_near;
+    int32_t has_z_far;
+    int32_t has_d_min;
+    int32_t has_d_max;
+    double z_near;     ///< nearest depth, in the file's units
+    double z_far;      ///< farthest depth
+    double d_min;      ///< smallest disparity
+    double d_max;      ///< largest disparity
+    int32_t bit_depth; ///< bits per stored sample
+} rc_heif_depth_info;
+
+/// Decodes the depth image of a HEIF file's primary image (its auxiliary depth image) into `out`:
+/// one channel of 32-bit floats, each the stored sample / (2^bit_depth − 1), as stored (rotation
+/// and mirroring not applied). Sets `*found` to 0 and `*out` to null when the image has no depth.
+/// Fails with RC_DECODE_FAILED for bytes that are not a readable HEIF file or an undecodable depth image.
+int32_t rc_heif_decode_depth(const uint8_t* encoded, size_t length, rc_image** out, rc_heif_depth_info* info,
+                             int32_t* found, rc_error* error);
 
 // MARK: Features
 
@@ -109,7 +135,7 @@ typedef struct {
     int32_t count;         ///< number of keypoints
 } rc_features_info;
 
-/// Decodes an encoded image (JPEG, PNG, TIFF, WebP, …) and extracts features.
+/// Decodes an encoded image (JPEG, PNG, TIFF, WebP, HEIC, …) and extracts features.
 int32_t rc_extract_features(const uint8_t* encoded, size_t length, const rc_feature_options* options,
                             rc_features** out, rc_error* error);
 void rc_features_get_info(const rc_features* features, rc_features_info* info);

@@ -1,0 +1,74 @@
+import CaptureIO
+import CaptureReplay
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import Regression
+import SyntheticCapture
+import XCTest
+
+/// Issue 5's acceptance: replay on a synthetic frame stream with injected dark, blurred and
+/// off-frame frames rejects exactly those, with the right feedback; one orbit completes the
+/// coverage dial; and the curated folder reconstructs with every image registered.
+final class CaptureReplayAcceptanceTests: XCTestCase {
+    func testReplayRejectsSpoiledFramesCompletesTheDialAndTheCuratedFolderReconstructs() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("capture-replay-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = SyntheticFrameStream.Settings(scene: .texturedVase, frames: 48, seed: 3, imageWidth: 480, imageHeight: 360)
+        settings.injectDefaultFrames()
+        let stream = SyntheticFrameStream(settings: settings)
+        let framesFolder = root.appendingPathComponent("frames"), captureFolder = root.appendingPathComponent("capture")
+        var clock = Date()
+        try SyntheticFrameStreamWriter.write(stream, to: framesFolder, workers: 2)
+        let renderSeconds = Date().timeIntervalSince(clock)
+
+        clock = Date()
+        var reports: [FrameReport] = []
+        let summary = try CaptureReplay().run(FrameStream.load(directory: framesFolder), to: captureFolder) { reports.append($0) }
+        let replaySeconds = Date().timeIntervalSince(clock)
+        XCTAssertEqual(reports.count, 48)
+
+        // The first frame confirms the box; every spoiled frame is rejected with its feedback alone.
+        XCTAssertEqual(reports[0].outcome, .boxConfirmed)
+        let expected: [(frames: [Int], feedback: CaptureFeedback)] = [
+            (settings.darkFrames, .environmentTooDark), (settings.blurredFrames, .movingTooFast),
+            (settings.offFrameFrames, .outOfFieldOfView),
+        ]
+        for (frames, feedback) in expected {
+            for index in frames {
+                XCTAssertEqual(reports[index].outcome, .rejected, "frame \(index)")
+                XCTAssertEqual(reports[index].feedback, [feedback], "frame \(index): \(reports[index])")
+            }
+        }
+        // Every other frame becomes a shot.
+        let spoiled = Set(expected.flatMap(\.frames))
+        XCTAssertEqual(reports.filter { $0.outcome == .rejected }.map(\.index), spoiled.sorted())
+        XCTAssertEqual(summary.savedShots, 48 - 1 - spoiled.count)
+        XCTAssertEqual(summary.rejectedByFeedback, ["environmentTooDark": 2, "movingTooFast": 2, "outOfFieldOfView": 2])
+
+        // One orbit fills the dial and completes the scan pass; the vase is textured enough to flip.
+        XCTAssertEqual(summary.dialFilledBins, 24)
+        XCTAssertEqual(summary.completedPasses, [0])
+        XCTAssertEqual(summary.flipRecommended, true)
+        XCTAssertEqual(summary.finalState, "completed")
+
+        // The curated folder: photos with their sidecars and K.txt.
+        let photos = try ImageFolder.listImages(in: captureFolder)
+        XCTAssertEqual(photos.count, summary.savedShots)
+        XCTAssertEqual(photos.first?.lastPathComponent, "0001.jpg")
+        for suffix in ["_depth.png", "_depthConfidence.png", "_mask.png", "_gravity.txt"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: captureFolder.appendingPathComponent("0001\(suffix)").path), suffix)
+        }
+        let k = try PinholeIntrinsics.load(kFile: captureFolder.appendingPathComponent("K.txt"))
+        XCTAssertEqual(k.fx, stream.intrinsics.fx, accuracy: 1e-6)
+
+        // It reconstructs: the pose pipeline registers every curated image.
+        clock = Date()
+        let report = try PoseEstimation().run(CaptureSources.load(imagesDirectory: captureFolder, given: k))
+        let posesSeconds = Date().timeIntervalSince(clock)
+        XCTAssertEqual(report.scene.registeredCount, summary.savedShots)
+        print(String(format: "capture replay: %d frames, %d saved, rejected %@, dial %d/%d, registered %d/%d; render %.1f s, replay %.1f s, poses %.1f s",
+                     summary.frames, summary.savedShots, "\(summary.rejectedByFeedback)", summary.dialFilledBins, summary.dialTotalBins,
+                     report.scene.registeredCount, report.scene.images.count, renderSeconds, replaySeconds, posesSeconds))
+    }
+}

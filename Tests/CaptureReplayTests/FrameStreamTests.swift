@@ -1,0 +1,137 @@
+import CaptureReplay
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import XCTest
+
+final class FrameStreamTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("frame-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static let identity: [Double] = [1, 0, 0, 0]
+
+    func write(_ index: FrameStreamIndex) throws {
+        try JSONEncoder().encode(index).write(to: folder.appendingPathComponent("frames.json"))
+    }
+
+    func writeImage(_ name: String) throws {
+        try ImageCodec.encode(RGBImage(width: 64, height: 48, fill: (100, 110, 120))).write(to: folder.appendingPathComponent(name))
+    }
+
+    func index(_ frames: [FrameStreamIndex.Entry]) -> FrameStreamIndex {
+        FrameStreamIndex(intrinsics: .init(width: 64, height: 48, fx: 50, fy: 50, cx: 32, cy: 24),
+                         objectBox: .init(centre: [0, 0, 0], halfExtents: [0.1, 0.1, 0.1]), frames: frames)
+    }
+
+    func testAGoodIndexGivesFramesWithPoseIntrinsicsGravityAndSidecars() throws {
+        try writeImage("a.png")
+        try writeImage("a_mask.png")
+        let quarterTurn = UnitQuaternion(axis: Vector3(1, 0, 0), angleRadians: -Double.pi / 2).array
+        try write(index([.init(image: "a.png", timestamp: 0.5, rotation: quarterTurn, position: [0, -1, 0], mask: "a_mask.png")]))
+        let stream = try FrameStream.load(directory: folder)
+        XCTAssertEqual(stream.objectBox, BoundingBox(centre: .zero, halfExtents: Vector3(0.1, 0.1, 0.1)))
+        let frame = try XCTUnwrap(stream.frames.first)
+        XCTAssertEqual(frame.timestamp, 0.5)
+        XCTAssertEqual(frame.intrinsics.fx, 50)
+        XCTAssertEqual(frame.worldFromCamera.translation, Vector3(0, -1, 0))
+        XCTAssertEqual(frame.mask?.lastPathComponent, "a_mask.png")
+        // Without a given gravity: world down (−z) in camera axes; this camera looks along +y, y down = −z.
+        XCTAssertEqual(frame.gravity.y, 1, accuracy: 1e-12)
+        XCTAssertEqual(frame.gravity.x, 0, accuracy: 1e-12)
+    }
+
+    func testAMissingIndexNamesTheFile() {
+        XCTAssertThrowsError(try FrameStream.load(directory: folder)) { error in
+            XCTAssertTrue("\(error)".contains("frames.json"), "\(error)")
+        }
+    }
+
+    func testMalformedJSONNamesTheFileAndTheField() throws {
+        try Data(#"{"format":"photogrammetry-frame-stream/1","frames":[{"image":"a.png","timestamp":"soon"}]}"#.utf8)
+            .write(to: folder.appendingPathComponent("frames.json"))
+        XCTAssertThrowsError(try FrameStream.load(directory: folder)) { error in
+            XCTAssertTrue("\(error)".contains("frames.json"), "\(error)")
+            XCTAssertTrue("\(error)".contains("frames[0].timestamp"), "\(error)")
+        }
+        try Data("not json".utf8).write(to: folder.appendingPathComponent("frames.json"))
+        XCTAssertThrowsError(try FrameStream.load(directory: folder)) { XCTAssertTrue("\($0)".contains("invalid JSON"), "\($0)") }
+    }
+
+    func testAnotherFormatTagAndAnEmptyStreamAreRefused() throws {
+        var other = index([])
+        other.format = "something-else/2"
+        try write(other)
+        XCTAssertThrowsError(try FrameStream.load(directory: folder)) { XCTAssertTrue("\($0)".contains("something-else/2"), "\($0)") }
+        try write(index([]))
+        XCTAssertThrowsError(try FrameStream.load(directory: folder)) { XCTAssertTrue("\($0)".contains("lists no frames"), "\($0)") }
+    }
+
+    func testBadEntriesAreInvalidWithTheirReasonAndTheRestIsKept() throws {
+        try writeImage("a.png")
+        try writeImage("b.png")
+        try writeImage("c.png")
+        try write(index([
+            .init(image: "a.png", timestamp: 1, rotation: Self.identity, position: [0, 0, 0]),
+            .init(image: "missing.png", timestamp: 2, rotation: Self.identity, position: [0, 0, 0]),
+            .init(image: "b.png", timestamp: 3, rotation: [2, 0, 0, 0], position: [0, 0, 0]),
+            .init(image: "b.png", timestamp: 1, rotation: Self.identity, position: [0, 0, 0]),
+            .init(image: "c.png", timestamp: 4, rotation: Self.identity, position: [0, 0, 0], depth: "c_depth.png"),
+            .init(image: "c.png", timestamp: 5, rotation: Self.identity, position: [0, 0]),
+            .init(image: "c.png", timestamp: 6, rotation: Self.identity, position: [0, 0, 1]),
+        ]))
+        let stream = try FrameStream.load(directory: folder)
+        let reasons = stream.entries.map { entry -> String in
+            if case .invalid(_, _, let reason) = entry { return reason }
+            return "ok"
+        }
+        XCTAssertEqual(reasons[0], "ok")
+        XCTAssertTrue(reasons[1].contains("missing.png does not exist"), reasons[1])
+        XCTAssertTrue(reasons[2].contains("not a unit quaternion"), reasons[2])
+        XCTAssertTrue(reasons[3].contains("is not after the previous frame"), reasons[3])
+        XCTAssertTrue(reasons[4].contains("c_depth.png does not exist"), reasons[4])
+        XCTAssertTrue(reasons[5].contains("position"), reasons[5])
+        XCTAssertEqual(reasons[6], "ok")
+        XCTAssertEqual(stream.frames.map(\.index), [0, 6])
+    }
+
+    func testReplayReportsInvalidAndUndecodableFramesAndGoesOn() throws {
+        try writeImage("a.png")
+        try Data("junk".utf8).write(to: folder.appendingPathComponent("b.png"))
+        try write(index([
+            .init(image: "missing.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0]),
+            .init(image: "b.png", timestamp: 1, rotation: Self.identity, position: [0, -1, 0]),
+            .init(image: "a.png", timestamp: 2, rotation: Self.identity, position: [0, -1, 0]),
+        ]))
+        let output = folder.appendingPathComponent("capture")
+        var reports: [FrameReport] = []
+        let summary = try CaptureReplay().run(FrameStream.load(directory: folder), to: output) { reports.append($0) }
+        XCTAssertEqual(reports.map(\.outcome), [.invalid, .invalid, .detecting])
+        XCTAssertTrue(reports[1].reason?.contains("b.png does not decode") ?? false, "\(reports[1])")
+        XCTAssertEqual(summary.invalidFrames, 2)
+        XCTAssertEqual(summary.frames, 3)
+        // The plain frame never shows the box in a good frame: no capture, the session ends cancelled.
+        XCTAssertEqual(summary.finalState, "failed")
+    }
+
+    func testReplayRefusesANonEmptyOutputFolderAndAStreamWithoutABox() throws {
+        try writeImage("a.png")
+        var noBox = index([.init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0])])
+        noBox.objectBox = nil
+        try write(noBox)
+        XCTAssertThrowsError(try CaptureReplay().run(FrameStream.load(directory: folder), to: folder.appendingPathComponent("out"))) {
+            XCTAssertTrue("\($0)".contains("objectBox"), "\($0)")
+        }
+        try write(index([.init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0])]))
+        XCTAssertThrowsError(try CaptureReplay().run(FrameStream.load(directory: folder), to: folder)) {
+            XCTAssertTrue("\($0)".contains("is not empty"), "\($0)")
+        }
+    }
+}
