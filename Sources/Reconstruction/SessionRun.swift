@@ -28,6 +28,8 @@ final class SessionRun: @unchecked Sendable {
     private var eta: ETAEstimator
     private var reportedFraction = 0.0
     private var checkpointError: (any Swift.Error)?
+    /// The mapping stage's checkpoint key: what the later stages' keys build on.
+    private var mappingKey: Fingerprint?
     /// Requests that will complete, and those that wait for a stage not built.
     private let runnable: [Session.Request]
     private let blocked: [Session.Request]
@@ -167,6 +169,7 @@ final class SessionRun: @unchecked Sendable {
         var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)")
         mappingKey.combine(matchingKey)
         for i in usable { mappingKey.combine(sources[i].name) }
+        self.mappingKey = mappingKey
         let mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in
             try estimation.map(inputs, names: usable.map { sources[$0].name }, matching: matching, control: control)
         }
@@ -223,6 +226,18 @@ final class SessionRun: @unchecked Sendable {
             case .success(let url): emit(.requestComplete(request, .modelFile(url)))
             case .failure(let error): emit(.requestError(request, error))
             }
+        }
+    }
+
+    /// The surface for the model stages, as `stage`: loaded from `surface.ckpt` when its key (the
+    /// mapping key plus `parts`) matches, else computed and saved.
+    func checkpointedSurface(_ stage: ProcessingStage, parts: [String],
+                             _ body: (_ progress: @Sendable (Double) -> Void) throws -> SurfaceStageOutput) throws -> SurfaceStageOutput {
+        var key = Fingerprint(Self.checkpointFormat, "surface")
+        if let mappingKey { key.combine(mappingKey) }
+        for part in parts { key.combine(part) }
+        return try checkpointedStage(stage, entry: "surface.ckpt", key: key) { control in
+            try body { fraction in control.progress(PoseEstimation.Progress(stage: .mapping, fraction: fraction)) }
         }
     }
 

@@ -22,10 +22,14 @@ public struct FolderModelStages: ModelStages {
     public func run(scene: SparseScene, samples: [PhotogrammetrySample], requests: [ModelRequest],
                     custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>] {
         let folder = try Self.imagesDirectory(of: samples)
-        let dense = try context.stage(.dense) { _ in try DenseRun.run(scene: scene, imagesDirectory: folder, options: self.dense) }
+        // Dense stereo, depth fusion and meshing; checkpointed with everything they read.
+        let dense = try context.checkpointedSurface(.dense, inputs: ["\(self.dense)"] + Self.sidecarFingerprints(in: folder)) { _ in
+            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: self.dense)
+            return SurfaceStageOutput(mesh: run.surface.mesh, metresPerUnit: run.metresPerUnit)
+        }
         let surface = try context.stage(.surface) { _ -> TriangleMesh in
-            guard dense.surface.mesh.triangleCount > 0 else { throw ModelRunError("the dense stage found no surface to build a model from") }
-            return dense.surface.mesh
+            guard dense.mesh.triangleCount > 0 else { throw ModelRunError("the dense stage found no surface to build a model from") }
+            return dense.mesh
         }
         var results: [Result<URL, any Error>] = []
         for request in requests {
@@ -48,6 +52,18 @@ public struct FolderModelStages: ModelStages {
             }
         }
         return results
+    }
+
+    /// Name, size and modification time of every file in `folder`: the photos and the depth, mask
+    /// and gravity sidecars the dense stages read.
+    static func sidecarFingerprints(in folder: URL) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        return names.map { name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(name) \(size) \(modified)"
+        }
     }
 
     /// The one folder every sample's photo lives in.

@@ -1,0 +1,48 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+import Regression
+import SyntheticCapture
+import XCTest
+
+/// A model request resumed on the same checkpoint directory loads the dense surface instead of
+/// running stereo again, and still writes its model.
+final class ModelCheckpointTests: XCTestCase {
+    typealias Session = PhotogrammetrySession
+
+    func run(_ session: Session, _ requests: [Session.Request]) async throws -> [Session.Output] {
+        try session.process(requests: requests)
+        var outputs: [Session.Output] = []
+        for await output in session.outputs {
+            outputs.append(output)
+            if case .processingComplete = output { break }
+        }
+        return outputs
+    }
+
+    func testAResumedModelRequestLoadsTheSurfaceFromTheCheckpoint() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-checkpoint-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = SyntheticCapture(scene: .texturedVase, views: 12, seed: 5, imageWidth: 480, imageHeight: 360)
+        let images = try SyntheticCaptureWriter.write(capture, to: folder.appendingPathComponent("capture"))
+        var configuration = Session.Configuration()
+        configuration.checkpointDirectory = folder.appendingPathComponent("checkpoint")
+        let first = folder.appendingPathComponent("first.glb"), second = folder.appendingPathComponent("second.glb")
+
+        func denseReport(_ outputs: [Session.Output]) -> Session.StageReport? {
+            outputs.lazy.compactMap { if case .stageComplete(let r) = $0, r.stage == .dense { return r } else { return nil } }.first
+        }
+        let computed = try await run(try Session(input: images, configuration: configuration), [.modelFile(url: first, detail: .preview)])
+        for case .requestError(let request, let error) in computed { XCTFail("\(request): \(error)") }
+        XCTAssertEqual(denseReport(computed)?.restoredItems, 0, "the first run computes the surface")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: configuration.checkpointDirectory!.appendingPathComponent("surface.ckpt").path))
+
+        let resumed = try await run(try Session(input: images, configuration: configuration), [.modelFile(url: second, detail: .preview)])
+        for case .requestError(let request, let error) in resumed { XCTFail("\(request): \(error)") }
+        let restored = try XCTUnwrap(denseReport(resumed))
+        XCTAssertEqual(restored.restoredItems, 1, "the resumed run loads the surface")
+        XCTAssertGreaterThan(restored.savedSeconds, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: second.path))
+        XCTAssertEqual(try Data(contentsOf: first).count, try Data(contentsOf: second).count, "the same surface gives the same model")
+    }
+}
