@@ -31,10 +31,12 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Meshing", targets: ["Meshing"]),
         .library(name: "Texturing", targets: ["Texturing"]),
+        .library(name: "BatchRunner", targets: ["BatchRunner"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C/C++ shim: the only code that includes OpenCV, Ceres and Eigen. Public header is plain C.
@@ -64,11 +66,14 @@ let package = Package(
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
         .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing"]),
+        // Batch runner: job specs, the durable job ledger (SQLite through GRDB), workers, recovery.
+        .target(name: "BatchRunner", dependencies: ["Reconstruction", "Regression", "ModelExport", "ReconstructionCore", "CaptureIO",
+                                                   .product(name: "GRDB", package: "GRDB.swift")]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "BatchRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +89,8 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
         .testTarget(name: "RegressionTests", dependencies: ["Regression", "Reconstruction", "ReconstructionCore", "ModelExport",
                                                            "SyntheticCapture", "CaptureIO", "TestSupport"]),
+        .testTarget(name: "BatchRunnerTests", dependencies: ["BatchRunner", "Reconstruction", "ReconstructionCore", "ModelExport",
+                                                            .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
