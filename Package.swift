@@ -93,7 +93,7 @@ let package = Package(
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
+            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "BatchRunner"]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -27,8 +27,10 @@ public struct JobFacts: Sendable, Equatable {
 /// The pose part was fitted to peak resident memory of `photogrammetry poses` on synthetic
 /// captures (30 views of 320×240 to 1600×1200, and 60 of 640×480, within 5 %): a fixed base, a
 /// feature-extraction workspace per thread that grows with the largest photo, and the features of
-/// every photo, which the matcher keeps. The model part (dense stereo at 768 px, surface, texture
-/// baking at the largest requested level) is a conservative allowance, not a fit.
+/// every photo, which the matcher keeps. The model part (dense stereo at up to 768 px, surface,
+/// texture baking at the largest requested level) rests on two measurements only: a preview model
+/// of 30 views of 320×240 (252 MB peak for the whole job) and the dense stage on fountain-P11's 11
+/// views at 768×512 (366 MB); its texture term is an allowance for the larger levels, not a fit.
 public struct JobCostModel: Sendable, Equatable {
     /// Pixels assumed for a photo whose header this model cannot read (12 MP).
     public static let unknownImagePixels = 12_000_000
@@ -44,30 +46,34 @@ public struct JobCostModel: Sendable, Equatable {
     public var maxFeatures = 8192
     /// Memory per kept feature (RootSIFT descriptor, keypoint, matches), bytes. Default 640.
     public var bytesPerFeature = 640
-    /// Dense, surface and model stages: a fixed part (bytes, default 400 MB), a part per photo
-    /// (depth maps at the stereo size, default 35 MB) and one per texel of the largest requested
-    /// texture (maps and baking buffers, default 24 bytes).
-    public var modelBaseBytes = 400_000_000
-    public var modelBytesPerImage = 35_000_000
+    /// Dense, surface and model stages (after the pose stages have released their features): per
+    /// photo pixel at the stereo size (depth, normals, costs and fusion; default 64 bytes), and per
+    /// texel of the largest requested texture (maps and baking buffers, default 24 bytes).
+    public var modelBytesPerStereoPixel = 64
     public var modelBytesPerTexel = 24
+    /// Pixels of a photo at the stereo size (768 × 576: the longer side at most 768). Default 442 368.
+    public var stereoPixelLimit = 768 * 576
 
     public init() {}
 
-    /// Peak bytes of `spec` on an input described by `facts`, with `threads` extraction threads.
+    /// Peak bytes of `spec` on an input described by `facts`, with `threads` extraction threads:
+    /// the base plus the larger of the pose stages' and the model stages' working memory (they
+    /// do not overlap).
     public func estimateBytes(facts: JobFacts, spec: JobSpec?, threads: Int) -> Int {
         let megapixels = Double(facts.largestImagePixels) / 1_000_000
         let features = min(Double(maxFeatures), megapixels * featuresPerMegapixel)
-        var bytes = Double(baseBytes)
-            + Double(max(1, min(threads, max(1, facts.imageCount)))) * megapixels * Double(extractionBytesPerMegapixel)
+        let poses = Double(max(1, min(threads, max(1, facts.imageCount)))) * megapixels * Double(extractionBytesPerMegapixel)
             + Double(facts.imageCount) * features * Double(bytesPerFeature)
+        var model = 0.0
         let texels = (spec?.requests ?? []).compactMap { request -> Int? in
             guard case .model(let model) = request else { return nil }
             let side = model.detail.budget().textureDimension.rawValue
             return side * side
         }.max()
         if let texels {
-            bytes += Double(modelBaseBytes) + Double(facts.imageCount * modelBytesPerImage) + Double(texels * modelBytesPerTexel)
+            let stereoPixels = min(facts.largestImagePixels, stereoPixelLimit)
+            model = Double(facts.imageCount * stereoPixels * modelBytesPerStereoPixel) + Double(texels * modelBytesPerTexel)
         }
-        return Int(bytes)
+        return Int(Double(baseBytes) + max(poses, model))
     }
 }

@@ -43,9 +43,11 @@ struct JobsCommand: ParsableCommand {
                 return
             }
             guard !jobs.isEmpty else { print("no jobs"); return }
+            // Errors are cut to fit a terminal line; piped output keeps them whole.
+            let width = isatty(STDOUT_FILENO) != 0 ? 60 : Int.max
             let rows = jobs.map { job -> [String] in
                 [job.id, job.state.rawValue, job.stage ?? "-", "\(Int((job.progress * 100).rounded()))%", "\(job.attempts)",
-                 "\(job.priority)", JobsJSON.duration(job), JobsJSON.shortened(job.error ?? "", 60)]
+                 "\(job.priority)", JobsJSON.duration(job), JobsJSON.shortened(JobsJSON.withoutJobName(job.error ?? "", job.id), width)]
             }
             printTable(header: ["ID", "STATE", "STAGE", "PROGRESS", "ATTEMPTS", "PRIORITY", "TIME", "ERROR"], rows: rows)
         }

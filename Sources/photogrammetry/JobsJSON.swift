@@ -60,6 +60,12 @@ enum JobsJSON {
         return String(format: "%.1f s", max(0, end - started))
     }
 
+    /// `message` without its leading "job 'id': " (the table names the job already).
+    static func withoutJobName(_ message: String, _ id: String) -> String {
+        let prefix = "job '\(id)': "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+
     static func shortened(_ text: String, _ length: Int) -> String {
         text.count <= length ? text : String(text.prefix(length - 1)) + "…"
     }
