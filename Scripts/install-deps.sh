@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libopenblas-dev   # descriptor matching as matrix products (CPU kernel chosen at run time)
   libmeshoptimizer-dev  # mesh decimation to the detail levels' triangle caps (quadric collapses)
   libembree-dev     # ray casting for baking normal, displacement and ambient-occlusion maps
+  libsqlite3-dev    # the batch ledger (GRDB links the system SQLite)
   python3-pip
   time              # /usr/bin/time for the benchmarks' peak memory
   chromium-headless-shell  # the regression report is checked by a headless browser screenshot
