@@ -17,6 +17,9 @@ extension JobLedger {
         /// The ledger holds a completed, queued or running job with another spec under this id;
         /// the ledger's job is kept.
         case conflict(JobState)
+        /// The jobs file's job is invalid now (its input was removed, say) but the ledger holds a
+        /// valid completed, queued or running job under this id: the ledger's job is kept.
+        case invalidKept(problem: String, state: JobState)
     }
 
     /// Adds a job of a jobs file to the ledger, once: a second call with the same id and spec
@@ -34,7 +37,10 @@ extension JobLedger {
         return try pool.write { db -> EnqueueOutcome in
             let existing = try JobRecord.fetchOne(db, key: entry.id)
             if let existing, existing.specDigest == digest { return .unchanged(existing.state) }
-            if let existing, existing.isValid, ![.failed, .cancelled].contains(existing.state) { return .conflict(existing.state) }
+            if let existing, existing.isValid, ![.failed, .cancelled].contains(existing.state) {
+                if let problem { return .invalidKept(problem: problem, state: existing.state) }
+                return .conflict(existing.state)
+            }
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM job") ?? 0) + 1
             let record = JobRecord(
                 id: entry.id, spec: spec, specDigest: digest, isValid: isValid, state: isValid ? .queued : .failed,

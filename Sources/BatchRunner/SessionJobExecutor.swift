@@ -45,7 +45,9 @@ public struct SessionJobExecutor: JobExecutor {
         let requests = spec.requests.map { Self.sessionRequest($0, outputDirectory: execution.outputDirectory) }
         let names = Dictionary(uniqueKeysWithValues: session.samples.map { ($0.id, $0.name) })
         try await withTaskCancellationHandler {
-            try session.process(requests: requests)
+            do { try session.process(requests: requests) } catch {
+                throw JobFailure("the session refused the requests: \(error)", isRetryable: false)
+            }
             var tracker = ProgressTracker(requests: requests)
             var failures: [String] = []
             var cancelled = false

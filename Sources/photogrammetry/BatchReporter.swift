@@ -31,6 +31,10 @@ final class BatchReporter: @unchecked Sendable {
             case .replaced(let problem):
                 enqueueCounts[problem == nil ? "replaced" : "invalid", default: 0] += 1
                 if let problem { emit(["event": "job_invalid", "job": entry.id, "message": problem], text: "invalid job: \(problem)") }
+            case .invalidKept(let problem, let state):
+                enqueueCounts["already in the ledger", default: 0] += 1
+                emit(["event": "warning", "job": entry.id, "message": "\(problem); the ledger keeps its \(state.rawValue) job"],
+                     text: "warning: \(problem); the ledger keeps its \(state.rawValue) job '\(entry.id)'")
             case .conflict(let state):
                 enqueueCounts["kept (spec changed)", default: 0] += 1
                 emit(["event": "warning", "job": entry.id, "message": "the ledger's job has another spec; kept it (\(state.rawValue))"],

@@ -40,6 +40,9 @@ final class JobLedgerTests: XCTestCase {
         var changed = BatchFixtures.spec("a", input: capture)
         changed.requests = [.bounds]
         XCTAssertEqual(try ledger.enqueue(.valid(changed)), .conflict(.queued))
+        XCTAssertEqual(try ledger.enqueue(.invalid(id: "a", raw: "{}", problem: "job 'a': input folder /x does not exist")),
+                       .invalidKept(problem: "job 'a': input folder /x does not exist", state: .queued))
+        XCTAssertEqual(try ledger.job("a")?.isValid, true)
         let invalid = JobsFile.Entry.invalid(id: "b", raw: "{}", problem: "job 'b': input folder /x does not exist")
         XCTAssertEqual(try ledger.enqueue(invalid), .rejected("job 'b': input folder /x does not exist"))
         XCTAssertEqual(try ledger.job("b")?.state, .failed)
