@@ -33,10 +33,12 @@ let package = Package(
         .library(name: "Meshing", targets: ["Meshing"]),
         .library(name: "Texturing", targets: ["Texturing"]),
         .library(name: "CaptureReplay", targets: ["CaptureReplay"]),
+        .library(name: "BatchRunner", targets: ["BatchRunner"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C/C++ shim: the only code that includes OpenCV, Ceres and Eigen. Public header is plain C.
@@ -69,11 +71,14 @@ let package = Package(
         .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
         .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing", "CaptureReplay"]),
+        // Batch runner: job specs, the durable job ledger (SQLite through GRDB), workers, recovery.
+        .target(name: "BatchRunner", dependencies: ["Reconstruction", "Regression", "ModelExport", "ReconstructionCore", "CaptureIO",
+                                                   .product(name: "GRDB", package: "GRDB.swift")]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay", "BatchRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,9 +96,11 @@ let package = Package(
                                                            "SyntheticCapture", "CaptureIO", "TestSupport"]),
         .testTarget(name: "CaptureReplayTests", dependencies: ["CaptureReplay", "Regression", "Reconstruction", "ReconstructionCore",
                                                                "SyntheticCapture", "CaptureIO"]),
+        .testTarget(name: "BatchRunnerTests", dependencies: ["BatchRunner", "Reconstruction", "ReconstructionCore", "ModelExport",
+                                                            .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport"]
+            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "BatchRunner"]
         ),
     ],
     cxxLanguageStandard: .cxx17

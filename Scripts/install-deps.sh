@@ -12,6 +12,7 @@ APT_PACKAGES=(
   libembree-dev     # ray casting for baking normal, displacement and ambient-occlusion maps
   libheif-dev       # HEIC/HEIF photos and their embedded depth (OpenCV 4.6 cannot read HEIC)
   libheif-examples  # tests: heif-enc makes the HEIC fixtures at run time
+  libsqlite3-dev    # the batch ledger (GRDB links the system SQLite)
   python3-pip
   time              # /usr/bin/time for the benchmarks' peak memory
   chromium-headless-shell  # the regression report is checked by a headless browser screenshot

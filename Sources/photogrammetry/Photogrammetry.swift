@@ -11,6 +11,7 @@ struct Photogrammetry: AsyncParsableCommand {
             is (0.5, 0.5). poses.json stores camera-to-world poses; COLMAP's images.txt stores \
             world-to-camera; transforms.json uses nerfstudio's OpenGL camera axes (x right, y up, z back).
             """,
-        subcommands: [PosesCommand.self, EvaluatePosesCommand.self, RegressionCommand.self, SynthCommand.self, SynthFramesCommand.self, CaptureCommand.self, ScalingCommand.self, ReconstructCommand.self, EvaluateCommand.self]
+        subcommands: [PosesCommand.self, EvaluatePosesCommand.self, RegressionCommand.self, SynthCommand.self, SynthFramesCommand.self, CaptureCommand.self, ScalingCommand.self, ReconstructCommand.self, EvaluateCommand.self,
+                      BatchCommand.self, JobsCommand.self]
     )
 }

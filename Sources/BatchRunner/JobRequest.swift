@@ -1,0 +1,111 @@
+import Foundation
+import ReconstructionCore
+
+/// One thing a job asks for. In JSON, `"poses"`, `"pointCloud"`, `"bounds"` (or
+/// `{"type": "poses"}` …), and `{"type": "model", "detail": "preview", "format": "glb", "path": "vase.glb"}`.
+public enum JobRequest: Codable, Sendable, Equatable {
+    /// `poses.json`, `colmap/` and `transforms.json` in the job's output folder.
+    case poses
+    /// `points.ply`: the sparse points with their colours.
+    case pointCloud
+    /// `bounds.json`: a box around the reconstructed object (centre and half extents).
+    case bounds
+    /// A textured model at `detail`, written to `path` (relative to the output folder).
+    case model(ModelRequestSpec)
+
+    /// A model request's parameters.
+    public struct ModelRequestSpec: Codable, Sendable, Equatable {
+        /// Object Capture's level: preview, reduced, medium, full or raw. Default reduced.
+        public var detail: DetailLevel
+        /// usdz, glb or obj (OBJ with its MTL and textures beside it). Default: from `path`'s
+        /// extension, else usdz.
+        public var format: ModelFormat
+        /// File name inside the output folder. Default `model-<detail>.<format>`.
+        public var path: String
+
+        public init(detail: DetailLevel = .reduced, format: ModelFormat = .usdz, path: String? = nil) {
+            self.detail = detail
+            self.format = format
+            self.path = path ?? "model-\(detail.rawValue).\(format.rawValue)"
+        }
+    }
+
+    /// The model file formats a job can ask for.
+    public enum ModelFormat: String, Codable, Sendable, CaseIterable {
+        case usdz, glb, obj
+    }
+
+    /// The request's name in specs and messages.
+    public var kind: String {
+        switch self {
+        case .poses: return "poses"
+        case .pointCloud: return "pointCloud"
+        case .bounds: return "bounds"
+        case .model: return "model"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, detail, format, path
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+            self = try Self.simple(name, codingPath: decoder.codingPath)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        guard type == "model" else {
+            for key in [CodingKeys.detail, .format, .path] where container.contains(key) {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                       debugDescription: "'\(key.rawValue)' applies to model requests only")
+            }
+            self = try Self.simple(type, codingPath: container.codingPath)
+            return
+        }
+        let detailName = try container.decodeIfPresent(String.self, forKey: .detail) ?? DetailLevel.reduced.rawValue
+        guard let detail = DetailLevel(rawValue: detailName), detail != .custom else {
+            throw DecodingError.dataCorruptedError(forKey: .detail, in: container, debugDescription:
+                "unknown detail level '\(detailName)': use preview, reduced, medium, full or raw")
+        }
+        let path = try container.decodeIfPresent(String.self, forKey: .path)
+        var format: ModelFormat
+        if let name = try container.decodeIfPresent(String.self, forKey: .format) {
+            guard let given = ModelFormat(rawValue: name.lowercased()) else {
+                throw DecodingError.dataCorruptedError(forKey: .format, in: container,
+                                                       debugDescription: "unknown model format '\(name)': use usdz, glb or obj")
+            }
+            format = given
+        } else {
+            format = path.flatMap { ModelFormat(rawValue: ($0 as NSString).pathExtension.lowercased()) } ?? .usdz
+        }
+        if let path, (path as NSString).pathExtension.lowercased() != format.rawValue {
+            throw DecodingError.dataCorruptedError(forKey: .path, in: container,
+                                                   debugDescription: "path '\(path)' must end in .\(format.rawValue) for format \(format.rawValue)")
+        }
+        self = .model(ModelRequestSpec(detail: detail, format: format, path: path))
+    }
+
+    private static func simple(_ name: String, codingPath: [any CodingKey]) throws -> JobRequest {
+        switch name {
+        case "poses": return .poses
+        case "pointCloud": return .pointCloud
+        case "bounds": return .bounds
+        case "model": throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
+            #"a model request is an object: {"type": "model", "detail": "preview", "format": "glb"}"#))
+        default: throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
+            "unknown request '\(name)': use poses, pointCloud, bounds or model"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .type)
+        if case .model(let model) = self {
+            try container.encode(model.detail.rawValue, forKey: .detail)
+            try container.encode(model.format.rawValue, forKey: .format)
+            try container.encode(model.path, forKey: .path)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import CaptureIO
+import Foundation
+
+/// Checks one job of a jobs file: its shape (known keys, types, values) and its inputs (the
+/// capture folder has photos, the intrinsics file reads, the output folder is ours to replace),
+/// and makes its paths absolute.
+struct JobSpecValidator {
+    /// Relative paths in the spec are resolved against this folder.
+    var baseDirectory: URL
+
+    /// Names the job's outputs take in its output folder; a model path must not collide with them.
+    static let reservedOutputNames: Set<String> = ["poses.json", "colmap", "transforms.json", "points.ply", "bounds.json",
+                                                   OutputManifest.fileName]
+
+    func check(_ value: Any, fallbackID: String) -> JobsFile.Entry {
+        let raw = Self.text(of: value)
+        guard let object = value as? [String: Any] else {
+            return .invalid(id: fallbackID, raw: raw, problem: "job #\(fallbackID.split(separator: "#").last ?? ""): expected a JSON object")
+        }
+        var id = fallbackID
+        var label = "job #\(fallbackID.split(separator: "#").last ?? "") (no usable id)"
+        if let given = object["id"] as? String, JobSpec.isValidID(given) {
+            id = given
+            label = "job '\(given)'"
+        }
+        do {
+            if object["id"] == nil { throw JobProblem("missing 'id'") }
+            guard let given = object["id"] as? String else { throw JobProblem("'id' must be a string") }
+            guard JobSpec.isValidID(given) else {
+                throw JobProblem("invalid id '\(given)': use 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit")
+            }
+            try Self.checkKeys(object)
+            let spec = try decode(object)
+            return .valid(try resolve(spec))
+        } catch let problem as JobProblem {
+            return .invalid(id: id, raw: raw, problem: "\(label): \(problem.text)")
+        } catch {
+            return .invalid(id: id, raw: raw, problem: "\(label): \(error)")
+        }
+    }
+
+    /// Unknown keys are reported (a misspelt optional key would otherwise be ignored silently).
+    static func checkKeys(_ object: [String: Any]) throws {
+        try unknown(in: object, known: JobSpec.CodingKeys.allCases.map(\.rawValue), at: "")
+        if let retry = object["retry"] as? [String: Any] {
+            try unknown(in: retry, known: RetryPolicy.CodingKeys.allCases.map(\.rawValue), at: "retry.")
+        }
+        for (i, request) in ((object["requests"] as? [Any]) ?? []).enumerated() {
+            if let request = request as? [String: Any] {
+                try unknown(in: request, known: ["type", "detail", "format", "path"], at: "requests[\(i)].")
+            }
+        }
+    }
+
+    private static func unknown(in object: [String: Any], known: [String], at prefix: String) throws {
+        if let key = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw JobProblem("unknown key '\(prefix)\(key)' (known: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    private func decode(_ object: [String: Any]) throws -> JobSpec {
+        let data = try JSONSerialization.data(withJSONObject: object)
+        do { return try JSONDecoder().decode(JobSpec.self, from: data) } catch let error as DecodingError {
+            throw JobProblem(Self.describe(error))
+        }
+    }
+
+    /// Checks values and inputs, and makes paths absolute.
+    func resolve(_ given: JobSpec) throws -> JobSpec {
+        var spec = given
+        guard !spec.requests.isEmpty else { throw JobProblem("'requests' is empty: ask for poses, pointCloud, bounds or a model") }
+        if let problem = spec.retry.problem { throw JobProblem(problem) }
+        var paths: Set<String> = []
+        for request in spec.requests {
+            guard case .model(let model) = request else { continue }
+            let path = model.path
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("."), !path.split(separator: "/").contains("..") else {
+                throw JobProblem("model path '\(path)' must be a plain relative name inside the output folder")
+            }
+            guard !Self.reservedOutputNames.contains(String(path.split(separator: "/").first ?? "")) else {
+                throw JobProblem("model path '\(path)' collides with another output's name")
+            }
+            guard paths.insert(path).inserted else { throw JobProblem("two model requests write '\(path)'") }
+        }
+        let input = absolute(spec.input, from: baseDirectory)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
+            throw JobProblem("input folder \(input.path) does not exist")
+        }
+        guard isDirectory.boolValue else { throw JobProblem("input \(input.path) is not a folder") }
+        let images = Self.imagesDirectory(of: input)
+        let photos = (try? ImageFolder.listImages(in: images)) ?? []
+        guard photos.count >= 2 else {
+            throw JobProblem("input folder \(images.path) has \(photos.count) photo\(photos.count == 1 ? "" : "s"); at least 2 are needed")
+        }
+        spec.input = input.path
+        if let file = spec.intrinsicsFile {
+            let url = absolute(file, from: input)
+            do { _ = try PinholeIntrinsics.load(kFile: url) } catch { throw JobProblem("intrinsicsFile: \(error)") }
+            spec.intrinsicsFile = url.path
+        }
+        if let output = spec.output {
+            let url = absolute(output, from: baseDirectory)
+            if let problem = JobOutputs.problemReplacing(url, jobID: spec.id) { throw JobProblem(problem) }
+            spec.output = url.path
+        }
+        return spec
+    }
+
+    /// `input/images` when it exists, else `input`.
+    static func imagesDirectory(of input: URL) -> URL {
+        let nested = input.appendingPathComponent("images", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: nested.path, isDirectory: &isDirectory) && isDirectory.boolValue ? nested : input
+    }
+
+    private func absolute(_ path: String, from base: URL) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        let url = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : base.appendingPathComponent(expanded)
+        return url.standardizedFileURL
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce("") { text, key in
+                if let index = key.intValue { return "\(text)[\(index)]" }
+                return text.isEmpty ? key.stringValue : "\(text).\(key.stringValue)"
+            }
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "'\(path(context.codingPath))' must be \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "'\(path(context.codingPath))' must be \(typeName(type)), not null"
+        case .keyNotFound(let key, let context):
+            return "missing '\(path(context.codingPath + [key]))'"
+        case .dataCorrupted(let context):
+            let at = path(context.codingPath)
+            return at.isEmpty ? context.debugDescription : "'\(at)': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type: return "an integer"
+        case is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        case is [JobRequest].Type, is [Any].Type: return "an array"
+        default: return "an object"
+        }
+    }
+
+    static func text(of value: Any) -> String {
+        guard JSONSerialization.isValidJSONObject([value]),
+              let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]) else { return "\(value)" }
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.dropFirst().dropLast())
+    }
+}

@@ -1,0 +1,145 @@
+import CaptureIO
+import Foundation
+import ModelExport
+import Reconstruction
+import ReconstructionCore
+import Regression
+
+/// The local backend: each job is a `PhotogrammetrySession` over its capture folder (with the
+/// folder's dense, surface, model and export stages), run in this process with the job's
+/// checkpoint directory, so an interrupted job resumes from its last finished stage.
+///
+/// Outputs in the output folder: `poses.json`, `colmap/`, `transforms.json` (poses),
+/// `points.ply` (pointCloud), `bounds.json` (bounds), and each model at its path.
+public struct SessionJobExecutor: JobExecutor {
+    /// Base session configuration (feature limits, pair selection, …); each job sets its
+    /// checkpoint directory and thread count on top.
+    public var configuration: PhotogrammetrySession.Configuration
+
+    public init(configuration: PhotogrammetrySession.Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    public func execute(_ execution: JobExecution, report: @escaping @Sendable (JobUpdate) -> Void) async throws {
+        let spec = execution.spec
+        let input = URL(fileURLWithPath: spec.input, isDirectory: true)
+        guard FileManager.default.fileExists(atPath: input.path) else {
+            throw JobFailure("input folder \(input.path) does not exist", isRetryable: false)
+        }
+        let images = JobSpecValidator.imagesDirectory(of: input)
+        var intrinsics: PinholeIntrinsics?
+        if let file = spec.intrinsicsFile {
+            do { intrinsics = try PinholeIntrinsics.load(kFile: URL(fileURLWithPath: file)) } catch {
+                throw JobFailure("intrinsicsFile: \(error)", isRetryable: false)
+            }
+        }
+        var configuration = configuration
+        configuration.checkpointDirectory = execution.checkpointDirectory
+        configuration.poseEstimation.workers = max(1, execution.threads)
+        let session: PhotogrammetrySession
+        do {
+            session = try PhotogrammetrySession(input: images, configuration: configuration, intrinsics: intrinsics)
+        } catch {
+            throw JobFailure("cannot start a session on \(images.path): \(error)", isRetryable: false)
+        }
+        let requests = spec.requests.map { Self.sessionRequest($0, outputDirectory: execution.outputDirectory) }
+        let names = Dictionary(uniqueKeysWithValues: session.samples.map { ($0.id, $0.name) })
+        try await withTaskCancellationHandler {
+            do { try session.process(requests: requests) } catch {
+                throw JobFailure("the session refused the requests: \(error)", isRetryable: false)
+            }
+            var tracker = ProgressTracker(requests: requests)
+            var failures: [String] = []
+            var cancelled = false
+            loop: for await output in session.outputs {
+                switch output {
+                case .requestProgress(let request, let fraction):
+                    report(.progress(tracker.update(request, fraction: fraction)))
+                case .requestProgressInfo(let request, let info):
+                    report(.progress(tracker.update(request, info: info)))
+                case .stageComplete(let stage) where stage.restoredItems > 0:
+                    report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
+                case .invalidSample(let id, let reason):
+                    report(.note("skipped \(names[id] ?? "sample \(id)"): \(reason)"))
+                case .requestComplete(_, let result):
+                    do { try Self.write(result, images: images, to: execution.outputDirectory) } catch {
+                        failures.append("writing outputs: \(error)")
+                    }
+                case .requestError(let request, let error):
+                    failures.append("\(Self.name(of: request, in: execution.outputDirectory)): \(error)")
+                case .processingCancelled:
+                    cancelled = true
+                    break loop
+                case .processingComplete:
+                    break loop
+                default:
+                    break
+                }
+            }
+            if cancelled || Task.isCancelled { throw CancellationError() }
+            if !failures.isEmpty { throw JobFailure(failures.joined(separator: "; ")) }
+        } onCancel: {
+            session.cancel()
+        }
+    }
+
+    static func sessionRequest(_ request: JobRequest, outputDirectory: URL) -> PhotogrammetrySession.Request {
+        switch request {
+        case .poses: return .poses
+        case .pointCloud: return .pointCloud
+        case .bounds: return .bounds
+        case .model(let model): return .modelFile(url: outputDirectory.appendingPathComponent(model.path), detail: model.detail)
+        }
+    }
+
+    static func name(of request: PhotogrammetrySession.Request, in directory: URL) -> String {
+        if case .modelFile(let url, let detail, _) = request {
+            return "model \(url.path.replacingOccurrences(of: directory.path + "/", with: "")) (\(detail.rawValue))"
+        }
+        return request.description
+    }
+
+    /// Writes a finished request's result into the output folder (each file atomically).
+    static func write(_ result: PhotogrammetrySession.Result, images: URL, to directory: URL) throws {
+        switch result {
+        case .poses(let poses):
+            try PoseExport.writeAll(scene: poses.scene, imagesDirectory: images, to: directory)
+        case .pointCloud(let cloud):
+            try PLYWriter.write(cloud, to: directory.appendingPathComponent("points.ply"))
+        case .bounds(let box):
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try AtomicFileWriter.write(try encoder.encode(box), to: directory.appendingPathComponent("bounds.json"))
+        case .modelFile:
+            break // written by the session's export stage at the request's URL
+        }
+    }
+}
+
+/// Folds each request's progress into the job's: the mean fraction, the latest stage and the
+/// longest time left.
+struct ProgressTracker {
+    private var fractions: [PhotogrammetrySession.Request: Double]
+    private var remaining: [PhotogrammetrySession.Request: Double] = [:]
+    private var stage = "features"
+
+    init(requests: [PhotogrammetrySession.Request]) {
+        fractions = Dictionary(uniqueKeysWithValues: requests.map { ($0, 0) })
+    }
+
+    mutating func update(_ request: PhotogrammetrySession.Request, fraction: Double) -> JobProgress {
+        fractions[request] = max(fractions[request] ?? 0, fraction)
+        return current
+    }
+
+    mutating func update(_ request: PhotogrammetrySession.Request, info: PhotogrammetrySession.ProgressInfo) -> JobProgress {
+        stage = info.processingStage.rawValue
+        remaining[request] = info.estimatedRemainingTime
+        return current
+    }
+
+    var current: JobProgress {
+        let fraction = fractions.values.reduce(0, +) / Double(max(1, fractions.count))
+        return JobProgress(stage: stage, fraction: min(1, fraction), etaSeconds: remaining.values.max())
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import BatchRunner
+import Foundation
+
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Run many reconstruction jobs from a jobs file, resumably, with a durable ledger.",
+        discussion: """
+            JOBS is a JSON file: an array of job specs (or {"jobs": [...]}, one job, or JSON Lines). \
+            A job: {"id": "vase-01", "input": "captures/vase-01", "requests": ["poses", "bounds", \
+            {"type": "model", "detail": "preview", "format": "glb"}], "output": "results/vase-01", \
+            "priority": 0, "retry": {"maxAttempts": 3, "backoffSeconds": 10, "backoffMultiplier": 2}, \
+            "intrinsicsFile": "images/K.txt"}. Relative paths are relative to the jobs file. Each job is \
+            checked on its own: a malformed job or a missing input fails that job, with a message, \
+            and the others run.
+            Jobs are recorded in OUT/ledger.sqlite (enqueueing is idempotent by job id: running the \
+            same command again adds nothing), then run by --workers concurrent sessions, each with \
+            its checkpoint in OUT/jobs/<id>/checkpoint and its outputs in OUT/jobs/<id>/output (or \
+            the spec's output folder), committed atomically before the job is marked completed. \
+            If the runner is killed, running it again requeues the jobs it left running; they \
+            resume from their checkpoints. Without JOBS, runs what the ledger has queued.
+            Exit status: 0 when every job is completed or cancelled, 1 when some failed, 130 after Ctrl-C \
+            (running jobs go back to the queue).
+            """
+    )
+
+    @Argument(help: "Jobs file (JSON or JSON Lines).", completion: .file())
+    var jobs: String?
+
+    @Option(name: .shortAndLong, help: "Batch output folder: the ledger, each job's checkpoint and default output.")
+    var output: String
+
+    @Option(help: "Jobs run at once (at most the number of cores).")
+    var workers = 1
+
+    @Option(help: "Memory the running jobs' estimated peaks may add up to, in GB (default: 80 % of physical memory).")
+    var memoryBudget: Double?
+
+    @Flag(help: "Record the jobs in the ledger and exit without running them.")
+    var enqueueOnly = false
+
+    @Flag(help: "Keep each completed job's checkpoint folder.")
+    var keepCheckpoints = false
+
+    @Flag(help: "Print events as JSON lines on standard output instead of progress text.")
+    var json = false
+
+    func validate() throws {
+        if workers < 1 { throw ValidationError("--workers must be at least 1") }
+        if let memoryBudget, !(memoryBudget > 0) { throw ValidationError("--memory-budget must be more than 0 GB") }
+    }
+
+    func run() async throws {
+        let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
+        let ledger = try JobLedger(path: layout.ledger)
+        let reporter = BatchReporter(json: json)
+        var fileIDs: [String]?
+        if let jobs {
+            let file = try JobsFile.load(URL(fileURLWithPath: jobs))
+            fileIDs = file.entries.map(\.id)
+            for entry in file.entries {
+                let facts: JobFacts
+                if case .valid(let spec) = entry { facts = JobFacts.scan(input: URL(fileURLWithPath: spec.input)) } else { facts = JobFacts() }
+                reporter.enqueued(entry, outcome: try ledger.enqueue(entry, facts: facts))
+            }
+            reporter.enqueueSummary()
+        }
+        if enqueueOnly { return }
+
+        var options = BatchRunner.Options()
+        options.workers = min(workers, options.cores)
+        if workers > options.cores { reporter.note("--workers \(workers) capped at \(options.cores), the cores available") }
+        if let memoryBudget { options.memoryBudgetBytes = Int(memoryBudget * 1e9) }
+        options.keepCheckpoints = keepCheckpoints
+        let queued = try ledger.queuedWork().count
+        reporter.begin(queued: queued, workers: options.workers)
+        let runner = BatchRunner(ledger: ledger, layout: layout, executor: SessionJobExecutor(), options: options,
+                                 observer: { reporter.handle($0) })
+
+        // Ctrl-C and SIGTERM stop the runner: running jobs go back to the queue with their checkpoints.
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { runner.stop() }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        let summary = try await runner.run()
+        let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
+        let open = try ledger.jobs(in: [.queued, .running]).count
+        reporter.finish(summary: summary, failedJobs: failed, stillOpen: open)
+        if summary.stopped { throw ExitCode(130) }
+        if !failed.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import BatchRunner
+import Foundation
+
+struct JobsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jobs",
+        abstract: "List, show, cancel and retry the jobs of a batch ledger.",
+        subcommands: [List.self, Show.self, Cancel.self, Retry.self]
+    )
+
+    /// `--ledger OUT` (or `-o OUT`): the batch output folder, or its ledger.sqlite.
+    struct LedgerOptions: ParsableArguments {
+        @Option(name: [.customLong("ledger"), .customShort("o"), .customLong("output")],
+                help: "The batch output folder (or its ledger.sqlite).", completion: .directory)
+        var ledger: String
+
+        func open() throws -> JobLedger {
+            let url = URL(fileURLWithPath: ledger)
+            let file = url.pathExtension == "sqlite" ? url : url.appendingPathComponent(JobLedger.fileName)
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw BatchError.ledger(file.path, "does not exist (run photogrammetry batch JOBS -o \(ledger) first)")
+            }
+            return try JobLedger(path: file)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the jobs in queue order with their state, stage, progress and attempts.")
+
+        @OptionGroup var ledger: LedgerOptions
+
+        @Option(help: "Only jobs in this state: queued, running, completed, failed or cancelled.")
+        var state: JobState?
+
+        @Flag(help: "Print a JSON array.")
+        var json = false
+
+        func run() throws {
+            let jobs = try ledger.open().jobs(in: state.map { [$0] })
+            if json {
+                print(try JobsJSON.text(jobs.map(JobsJSON.summary)))
+                return
+            }
+            guard !jobs.isEmpty else { print("no jobs"); return }
+            // Errors are cut to fit a terminal line; piped output keeps them whole.
+            let width = isatty(STDOUT_FILENO) != 0 ? 60 : Int.max
+            let rows = jobs.map { job -> [String] in
+                [job.id, job.state.rawValue, job.stage ?? "-", "\(Int((job.progress * 100).rounded()))%", "\(job.attempts)",
+                 "\(job.priority)", JobsJSON.duration(job), JobsJSON.shortened(JobsJSON.withoutJobName(job.error ?? "", job.id), width)]
+            }
+            printTable(header: ["ID", "STATE", "STAGE", "PROGRESS", "ATTEMPTS", "PRIORITY", "TIME", "ERROR"], rows: rows)
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one job: spec, state, timings, outputs and history.")
+
+        @OptionGroup var ledger: LedgerOptions
+
+        @Argument(help: "The job's id.")
+        var id: String
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            let ledger = try ledger.open()
+            guard let job = try ledger.job(id) else { throw BatchError.unknownJob(id) }
+            let events = try ledger.events(jobID: id)
+            if json {
+                print(try JobsJSON.text(JobsJSON.detail(job, events: events)))
+                return
+            }
+            print(JobsJSON.describe(job, events: events))
+        }
+    }
+
+    struct Cancel: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a job: a queued one at once; a running one is stopped by its runner within a second.")
+
+        @OptionGroup var ledger: LedgerOptions
+
+        @Argument(help: "The job's id.")
+        var id: String
+
+        func run() throws {
+            switch try ledger.open().requestCancel(id) {
+            case .running: print("asked the runner to stop job '\(id)' (its checkpoint is kept; `jobs retry` resumes it)")
+            default: print("cancelled job '\(id)'")
+            }
+        }
+    }
+
+    struct Retry: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue a failed or cancelled job again (a running batch picks it up; else run batch -o OUT).")
+
+        @OptionGroup var ledger: LedgerOptions
+
+        @Argument(help: "The job's id.")
+        var id: String
+
+        func run() throws {
+            try ledger.open().retry(id)
+            print("queued job '\(id)' again; it resumes from its checkpoint when `photogrammetry batch -o \(ledger.ledger)` runs")
+        }
+    }
+}
+
+extension JobState: ExpressibleByArgument {}
+
+/// Prints left-aligned columns.
+func printTable(header: [String], rows: [[String]]) {
+    let all = [header] + rows
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    for row in all {
+        print(row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+            .joined(separator: "  "))
+    }
+}

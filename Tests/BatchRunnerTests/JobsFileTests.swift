@@ -1,0 +1,114 @@
+import BatchRunner
+import Foundation
+import XCTest
+
+/// Jobs files are read job by job: each malformed job or missing input fails alone, named, with
+/// its problem; the valid ones come out with absolute paths.
+final class JobsFileTests: XCTestCase {
+    func parse(_ text: String, in directory: URL) throws -> [JobsFile.Entry] {
+        try JobsFile.parse(Data(text.utf8), name: "jobs.json", baseDirectory: directory).entries
+    }
+
+    func problem(_ entry: JobsFile.Entry) -> String? {
+        if case .invalid(_, _, let problem) = entry { return problem }
+        return nil
+    }
+
+    func testValidJobGetsAbsolutePathsAndDefaults() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let entries = try parse("""
+            [{"id": "a", "input": "cap", "requests": ["poses", {"type": "model", "detail": "preview", "format": "glb"}],
+              "output": "results/a"}]
+            """, in: dir)
+        guard case .valid(let spec) = entries.first else { return XCTFail("\(entries)") }
+        XCTAssertEqual(spec.input, dir.appendingPathComponent("cap").standardizedFileURL.path)
+        XCTAssertEqual(spec.output, dir.appendingPathComponent("results/a").standardizedFileURL.path)
+        XCTAssertEqual(spec.priority, 0)
+        XCTAssertEqual(spec.retry, RetryPolicy())
+        XCTAssertEqual(spec.requests, [.poses, .model(.init(detail: .preview, format: .glb, path: "model-preview.glb"))])
+    }
+
+    func testEachMalformedJobFailsAloneWithItsNameAndProblem() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        try BatchFixtures.capture(in: dir, name: "one", photos: 1)
+        let entries = try parse("""
+            [
+              {"id": "good", "input": "cap", "requests": ["poses"]},
+              {"id": "missing", "input": "nowhere", "requests": ["poses"]},
+              {"id": "typed", "input": "cap", "requests": ["poses"], "priority": "high"},
+              {"input": "cap", "requests": ["poses"]},
+              {"id": "bad/id", "input": "cap", "requests": ["poses"]},
+              {"id": "level", "input": "cap", "requests": [{"type": "model", "detail": "fancy"}]},
+              {"id": "typo", "input": "cap", "requests": ["poses"], "retyr": {}},
+              {"id": "empty", "input": "cap", "requests": []},
+              {"id": "few", "input": "one", "requests": ["poses"]},
+              {"id": "unknown", "input": "cap", "requests": ["mesh"]},
+              {"id": "escape", "input": "cap", "requests": [{"type": "model", "path": "../x.usdz"}]},
+              {"id": "retries", "input": "cap", "requests": ["poses"], "retry": {"maxAttempts": 0}},
+              {"id": "good", "input": "cap", "requests": ["bounds"]},
+              42
+            ]
+            """, in: dir)
+        XCTAssertEqual(entries.count, 14)
+        guard case .valid = entries[0] else { return XCTFail("the good job must stay valid: \(entries[0])") }
+        let expected: [(Int, String)] = [
+            (1, "job 'missing': input folder \(dir.appendingPathComponent("nowhere").standardizedFileURL.path) does not exist"),
+            (2, "job 'typed': 'priority' must be an integer"),
+            (3, "job #4 (no usable id): missing 'id'"),
+            (4, "invalid id 'bad/id'"),
+            (5, "job 'level': 'requests[0].detail': unknown detail level 'fancy'"),
+            (6, "job 'typo': unknown key 'retyr'"),
+            (7, "job 'empty': 'requests' is empty"),
+            (8, "job 'few': input folder"),
+            (9, "job 'unknown': 'requests[0]': unknown request 'mesh'"),
+            (10, "job 'escape': model path '../x.usdz' must be a plain relative name"),
+            (11, "job 'retries': retry.maxAttempts must be at least 1"),
+            (12, "job 'good' (#13): the id is already used by job #1"),
+            (13, "job #14: expected a JSON object"),
+        ]
+        for (index, text) in expected {
+            let message = problem(entries[index]) ?? "(valid)"
+            XCTAssertTrue(message.contains(text), "entry \(index): \(message)")
+        }
+        XCTAssertTrue(problem(entries[8])?.contains("has 1 photo; at least 2 are needed") == true, problem(entries[8]) ?? "")
+        XCTAssertEqual(entries[3].id, "jobs.json#4", "a job without an id is named by its place in the file")
+    }
+
+    func testJSONLinesLetABrokenLineFailAlone() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let entries = try parse("""
+            {"id": "a", "input": "cap", "requests": ["poses"]}
+            {"id": "b", "input": "cap", "requests": ["poses"
+            {"id": "c", "input": "cap", "requests": ["bounds"]}
+            """, in: dir)
+        XCTAssertEqual(entries.map(\.id), ["a", "jobs.json#2", "c"])
+        XCTAssertTrue(problem(entries[1])?.contains("line 2 is not valid JSON") == true, "\(entries[1])")
+    }
+
+    func testAFileWithNoJobStructureIsOneClearError() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        XCTAssertThrowsError(try parse("this is not json", in: dir)) { error in
+            XCTAssertTrue("\(error)".contains("jobs file jobs.json is not valid JSON"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"{"jobs": 3}"#, in: dir)) { error in
+            XCTAssertTrue("\(error)".contains("'jobs' must be an array"), "\(error)")
+        }
+    }
+
+    func testOutputFolderHoldingForeignFilesIsRefused() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: dir.appendingPathComponent("home/notes.txt"))
+        let entries = try parse(#"[{"id": "a", "input": "cap", "requests": ["poses"], "output": "home"}]"#, in: dir)
+        XCTAssertTrue(problem(entries[0])?.contains("already holds files that no batch job wrote") == true, "\(entries[0])")
+    }
+
+    func testRetryDelaysGrowGeometricallyUpToTheCap() {
+        let policy = RetryPolicy(maxAttempts: 5, backoffSeconds: 10, backoffMultiplier: 2, maxBackoffSeconds: 30)
+        XCTAssertEqual((1...4).map(policy.delay(afterFailure:)), [10, 20, 30, 30])
+    }
+}

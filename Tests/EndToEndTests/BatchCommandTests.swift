@@ -1,0 +1,108 @@
+import BatchRunner
+import Foundation
+import XCTest
+
+/// `photogrammetry batch` and `photogrammetry jobs` as a user runs them.
+final class BatchCommandTests: XCTestCase {
+    /// Acceptance 1: 20 small jobs (one with a preview model) with two workers all complete, once each.
+    func testTwentyJobsWithTwoWorkersAllCompleteOnce() throws {
+        let captures = try BatchCaptures.make(4)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let jobs = (0..<20).map { BatchCaptures.job(String(format: "job%02d", $0), capture: captures[$0 % 4], model: $0 == 0) }
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs(jobs, to: file)
+        let out = dir.appendingPathComponent("out")
+        let started = Date()
+        let result = try CLIRunner.run(["batch", file.path, "-o", out.path, "--workers", "2", "--json"])
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(result.status, 0, result.output)
+        print(String(format: "batch: 20 jobs with --workers 2 in %.1f s (%.1f jobs/min)", seconds, 20 / seconds * 60))
+
+        let ledger = try JobLedger(outputFolder: out)
+        let records = try ledger.jobs()
+        XCTAssertEqual(records.count, 20)
+        XCTAssertEqual(records.filter { $0.state == .completed && $0.completions == 1 }.count, 20, "\(records.map { ($0.id, $0.state, $0.error) })")
+        XCTAssertEqual(try ledger.events().filter { $0.kind == .completed }.count, 20)
+        XCTAssertEqual(records.flatMap(BatchCaptures.outputProblems), [])
+        let model = out.appendingPathComponent("jobs/job00/output/model-preview.glb")
+        let glb = try Data(contentsOf: model)
+        XCTAssertEqual(glb.prefix(4), Data("glTF".utf8))
+        XCTAssertEqual(Int(glb[8]) | Int(glb[9]) << 8 | Int(glb[10]) << 16 | Int(glb[11]) << 24, glb.count, "the GLB's header length is the file's")
+        XCTAssertEqual(BatchCaptures.leftovers(in: out), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("jobs/job05/checkpoint").path))
+        let lines = result.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(lines.filter { $0["event"] as? String == "job_completed" }.count, 20)
+        XCTAssertTrue(lines.contains { $0["event"] as? String == "progress" && $0["eta_seconds"] != nil }, "progress lines carry the session's ETA")
+
+        // Running the same command again enqueues nothing and runs nothing.
+        let again = try CLIRunner.run(["batch", file.path, "-o", out.path, "--workers", "2"])
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertTrue(again.output.contains("jobs: 20 already in the ledger"), again.output)
+        XCTAssertEqual(try ledger.jobs().count, 20)
+        XCTAssertEqual(try ledger.events().filter { $0.kind == .completed }.count, 20)
+    }
+
+    /// Acceptance 5: malformed specs and missing inputs fail those jobs alone, with messages; the others complete.
+    func testMalformedJobsAndMissingInputsFailAloneAndTheOthersComplete() throws {
+        let captures = try BatchCaptures.make(2)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let jobs: [Any] = [
+            BatchCaptures.job("good1", capture: captures[0]),
+            ["id": "nofolder", "input": dir.appendingPathComponent("gone").path, "requests": ["poses"]],
+            ["id": "typed", "input": captures[0].path, "requests": ["poses"], "priority": "urgent"],
+            ["id": "level", "input": captures[0].path, "requests": [["type": "model", "detail": "ultra"]]],
+            ["input": captures[1].path, "requests": ["poses"]],
+            ["id": "badk", "input": captures[1].path, "requests": ["poses"], "intrinsicsFile": "nope/K.txt"],
+            BatchCaptures.job("good2", capture: captures[1]),
+        ]
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs(jobs, to: file)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLIRunner.run(["batch", file.path, "-o", out.path, "--workers", "2"])
+        XCTAssertEqual(result.status, 1, "some jobs failed: \(result.output)")
+        for text in ["job 'nofolder': input folder \(dir.appendingPathComponent("gone").path) does not exist",
+                     "job 'typed': 'priority' must be an integer",
+                     "job 'level': 'requests[0].detail': unknown detail level 'ultra'",
+                     "job #5 (no usable id): missing 'id'",
+                     "job 'badk': intrinsicsFile:",
+                     "2 completed, 0 failed"] {
+            XCTAssertTrue(result.output.contains(text), "missing \"\(text)\" in:\n\(result.output)")
+        }
+        let ledger = try JobLedger(outputFolder: out)
+        XCTAssertEqual(try ledger.job("good1")?.state, .completed)
+        XCTAssertEqual(try ledger.job("good2")?.state, .completed)
+        XCTAssertEqual(Set(try ledger.jobs(in: [.failed]).map(\.id)), ["nofolder", "typed", "level", "jobs.json#5", "badk"])
+
+        let list = try CLIRunner.run(["jobs", "list", "--ledger", out.path, "--state", "failed"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.output.contains("nofolder") && list.output.contains("does not exist"), list.output)
+        let show = try CLIRunner.run(["jobs", "show", "good1", "-o", out.path])
+        XCTAssertTrue(show.output.contains("job good1: completed") && show.output.contains("poses.json"), show.output)
+        let retry = try CLIRunner.run(["jobs", "retry", "typed", "-o", out.path])
+        XCTAssertEqual(retry.status, 1)
+        XCTAssertTrue(retry.output.contains("its spec is invalid"), retry.output)
+    }
+
+    /// `jobs cancel` and `jobs retry` on queued jobs, then a batch run of what is queued.
+    func testCancelAndRetryFromTheCommandLine() throws {
+        let captures = try BatchCaptures.make(1)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs([BatchCaptures.job("a", capture: captures[0]), BatchCaptures.job("b", capture: captures[0])], to: file)
+        let out = dir.appendingPathComponent("out")
+        XCTAssertEqual(try CLIRunner.run(["batch", file.path, "-o", out.path, "--enqueue-only"]).status, 0)
+        let cancel = try CLIRunner.run(["jobs", "cancel", "b", "-o", out.path])
+        XCTAssertTrue(cancel.output.contains("cancelled job 'b'"), cancel.output)
+        let run = try CLIRunner.run(["batch", "-o", out.path])
+        XCTAssertEqual(run.status, 0, run.output)
+        let ledger = try JobLedger(outputFolder: out)
+        XCTAssertEqual(try ledger.job("a")?.state, .completed)
+        XCTAssertEqual(try ledger.job("b")?.state, .cancelled)
+        XCTAssertEqual(try CLIRunner.run(["jobs", "retry", "b", "-o", out.path]).status, 0)
+        XCTAssertEqual(try CLIRunner.run(["batch", "-o", out.path, "--json"]).status, 0)
+        XCTAssertEqual(try ledger.job("b")?.state, .completed)
+        let json = try CLIRunner.run(["jobs", "list", "-o", out.path, "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        XCTAssertEqual(listed?.compactMap { $0["state"] as? String }, ["completed", "completed"])
+    }
+}
