@@ -14,18 +14,36 @@ public enum ExifReader {
     public static func read(jpegData: Data) -> ExifCameraInfo? {
         let bytes = [UInt8](jpegData.prefix(headBytes))
         guard let tiff = exifTIFFRange(in: bytes) else { return nil }
+        return parse(bytes, tiff)
+    }
+
+    /// The EXIF camera metadata of a HEIF/HEIC file's bytes (its `Exif` item), or nil.
+    public static func read(heifData: Data) -> ExifCameraInfo? {
+        let bytes = [UInt8](heifData)
+        guard let tiff = HEIFExifLocator.exifTIFFRange(in: bytes) else { return nil }
+        return parse(bytes, tiff)
+    }
+
+    private static func parse(_ bytes: [UInt8], _ tiff: Range<Int>) -> ExifCameraInfo? {
         guard let info = parseTIFF(ByteReader(bytes: bytes, base: tiff.lowerBound, end: tiff.upperBound)),
               !info.isEmpty
         else { return nil }
         return info
     }
 
-    /// The EXIF camera metadata of the JPEG file at `url`, reading at most `headBytes` of it;
-    /// nil when the file cannot be read or has no usable EXIF.
+    /// Largest HEIF file read whole for its EXIF item (the item may sit after the image data).
+    public static let heifMaximumBytes = 256 * 1024 * 1024
+
+    /// The EXIF camera metadata of the JPEG or HEIF/HEIC file at `url` (JPEG: at most `headBytes`
+    /// read); nil when the file cannot be read or has no usable EXIF.
     public static func read(contentsOf url: URL) -> ExifCameraInfo? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: headBytes) else { return nil }
+        if HEIFExifLocator.isHEIF([UInt8](head.prefix(12))) {
+            guard let rest = try? handle.read(upToCount: heifMaximumBytes) else { return read(heifData: head) }
+            return read(heifData: head + rest)
+        }
         return read(jpegData: head)
     }
 
