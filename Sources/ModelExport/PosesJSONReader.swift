@@ -7,18 +7,7 @@ public enum PosesJSONReader {
     /// the rotation quaternion [w, x, y, z] and the camera centre, or nil for an unregistered image.
     /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
     public static func load(_ url: URL) throws -> [NamedPose] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ModelExportError(file: url, "cannot read poses file: \(error.localizedDescription)")
-        }
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: data)
-        } catch {
-            throw ModelExportError(file: url, "not a poses.json document: \(describe(error))")
-        }
+        let document = try self.document(url)
         if let convention = document.convention, convention != "camera_to_world" {
             throw ModelExportError(file: url, "convention is \"\(convention)\", expected \"camera_to_world\"")
         }
@@ -47,12 +36,7 @@ public enum PosesJSONReader {
     /// The intrinsics of each registered image that records them, by file name.
     /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
     public static func loadIntrinsics(_ url: URL) throws -> [String: CameraIntrinsics] {
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: try Data(contentsOf: url))
-        } catch {
-            throw ModelExportError(file: url, "not a readable poses.json document: \(describe(error))")
-        }
+        let document = try self.document(url)
         var out: [String: CameraIntrinsics] = [:]
         for entry in document.images {
             guard let k = entry.intrinsics, k.width > 0, k.height > 0, k.fx > 0, k.fy > 0 else { continue }
@@ -60,6 +44,21 @@ public enum PosesJSONReader {
                                                k1: k.k1 ?? 0, k2: k.k2 ?? 0)
         }
         return out
+    }
+
+    /// The decoded file, or an error naming it.
+    private static func document(_ url: URL) throws -> Document {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ModelExportError(file: url, "cannot read poses file: \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw ModelExportError(file: url, "not a poses.json document: \(describe(error))")
+        }
     }
 
     private static func describe(_ error: Error) -> String {

@@ -100,21 +100,8 @@ public struct TexturedModelBuilder: Sendable {
                 .bake(mesh: atlas.mesh, size: size, rays: try rays(atlas.mesh.triangleMesh))
         }
         lap("occlusion")
-        let mesh = Self.transformed(atlas.mesh, by: modelFromWorld)
+        let mesh = atlas.mesh.transformed(by: modelFromWorld)
         return (TexturedModel(mesh: mesh, textures: textures, metersPerUnit: 1, isMetric: isMetric), report)
-    }
-
-    /// The mesh moved by a similarity: positions scaled, rotated and shifted; normals rotated.
-    static func transformed(_ mesh: TexturedMesh, by transform: SimilarityTransform) -> TexturedMesh {
-        var out = mesh
-        let r = transform.rotation
-        func row(_ i: Int) -> SIMD3<Float> { let v = r.row(i); return SIMD3(Float(v.x), Float(v.y), Float(v.z)) }
-        let (r0, r1, r2) = (row(0), row(1), row(2))
-        let s = Float(transform.scale)
-        let t = SIMD3<Float>(Float(transform.translation.x), Float(transform.translation.y), Float(transform.translation.z))
-        out.positions = mesh.positions.map { p in SIMD3(simdDot(r0, p), simdDot(r1, p), simdDot(r2, p)) * s + t }
-        out.normals = mesh.normals.map { n in SIMD3(simdDot(r0, n), simdDot(r1, n), simdDot(r2, n)) }
-        return out
     }
 }
 

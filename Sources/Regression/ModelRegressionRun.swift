@@ -44,15 +44,12 @@ public struct ModelRegressionRun: Sendable {
 
         // Two held-out views for the report.
         var comparisons: [(String, RGBImage)] = []
-        if let diffuse = built.model.textures.diffuseColor, let fidelity = built.fidelity {
-            let (views, _) = try ModelRun.loadViews(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: capture.imagesDirectory,
-                                                    longerSide: 1024)
-            let world = TextureFidelity.worldMesh(built.model.mesh, modelFromWorld: built.modelFromWorld)
-            for score in fidelity.views.prefix(2) {
-                guard let view = views.first(where: { $0.name == score.name }) else { continue }
+        if let diffuse = built.model.textures.diffuseColor {
+            let world = built.model.mesh.transformed(by: built.modelFromWorld.inverse)
+            for view in built.heldOutViews.prefix(2) {
                 let rendered = TexturedModelRenderer().render(mesh: world, diffuse: diffuse, intrinsics: view.intrinsics,
                                                               cameraFromWorld: view.cameraFromWorld).image
-                comparisons.append((score.name, sideBySide(view.image, rendered)))
+                comparisons.append((view.name, sideBySide(view.image, rendered)))
             }
         }
         return ModelRegressionRun(metrics: metrics, comparisons: comparisons, modelFile: modelFile)

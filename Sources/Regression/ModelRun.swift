@@ -27,6 +27,8 @@ public enum ModelRun {
         public var report: TexturedModelBuilder.Report
         public var modelFromWorld: SimilarityTransform
         public var fidelity: TextureFidelity.Result?
+        /// The photos kept out of texturing (what `fidelity` scored), in the surface's frame.
+        public var heldOutViews: [BakingView]
         public var warnings: [String]
     }
 
@@ -64,11 +66,13 @@ public enum ModelRun {
         let (model, report) = try TexturedModelBuilder(options: options).build(
             surface: surface, views: baking, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric, progress: log)
         var fidelity: TextureFidelity.Result?
+        let heldOutViews = heldOut.sorted().map { views[$0] }
         if !heldOut.isEmpty {
             log("scoring the texture against \(heldOut.count) held-out photos")
-            fidelity = TextureFidelity.evaluate(model: model, modelFromWorld: modelFromWorld, views: heldOut.sorted().map { views[$0] })
+            fidelity = TextureFidelity.evaluate(model: model, modelFromWorld: modelFromWorld, views: heldOutViews)
         }
-        return Built(model: model, report: report, modelFromWorld: modelFromWorld, fidelity: fidelity, warnings: warnings)
+        return Built(model: model, report: report, modelFromWorld: modelFromWorld, fidelity: fidelity,
+                     heldOutViews: heldOutViews, warnings: warnings)
     }
 
     /// Encodes the maps and writes the model (USDZ, GLB, OBJ or an OBJ folder by `output`).

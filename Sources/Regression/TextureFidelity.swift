@@ -28,7 +28,7 @@ public enum TextureFidelity {
     /// Scores `model` (in the model frame that `modelFromWorld` defines) against `views` (world frame).
     public static func evaluate(model: TexturedModel, modelFromWorld: SimilarityTransform, views: [BakingView]) -> Result {
         guard let diffuse = model.textures.diffuseColor else { return Result(views: []) }
-        let world = worldMesh(model.mesh, modelFromWorld: modelFromWorld)
+        let world = model.mesh.transformed(by: modelFromWorld.inverse)
         let renderer = TexturedModelRenderer()
         let scores = parallelMap(views.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> ViewScore in
             let view = views[i]
@@ -45,23 +45,6 @@ public enum TextureFidelity {
             return ViewScore(name: view.name, psnr: TexturedModelRenderer.psnr(image, view.image, include: include), pixels: pixels)
         }
         return Result(views: scores)
-    }
-
-    /// The model's mesh moved back into the world frame.
-    static func worldMesh(_ mesh: TexturedMesh, modelFromWorld: SimilarityTransform) -> TexturedMesh {
-        var out = mesh
-        let r = modelFromWorld.rotation
-        let s = Float(modelFromWorld.scale)
-        let t = SIMD3<Float>(Float(modelFromWorld.translation.x), Float(modelFromWorld.translation.y), Float(modelFromWorld.translation.z))
-        // p_world = Rᵀ (p_model − t) / s: the columns of R are the rows of Rᵀ.
-        func column(_ j: Int) -> SIMD3<Float> { SIMD3(Float(r[0, j]), Float(r[1, j]), Float(r[2, j])) }
-        let (c0, c1, c2) = (column(0), column(1), column(2))
-        out.positions = mesh.positions.map { p in
-            let q = (p - t) / s
-            return SIMD3(simdDot(c0, q), simdDot(c1, q), simdDot(c2, q))
-        }
-        out.normals = mesh.normals.map { n in SIMD3(simdDot(c0, n), simdDot(c1, n), simdDot(c2, n)) }
-        return out
     }
 }
 

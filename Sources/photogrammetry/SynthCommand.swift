@@ -50,11 +50,7 @@ struct SynthCommand: ParsableCommand {
     }
 
     func parsedSize() throws -> (width: Int, height: Int) {
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] >= 64, parts[1] >= 48, parts[0] <= 16384, parts[1] <= 16384 else {
-            throw ValidationError("--size must be WxH with 64 ≤ W, 48 ≤ H, both ≤ 16384 (got \"\(size)\")")
-        }
-        return (parts[0], parts[1])
+        try PixelSize.parse(size, maximum: 16384)
     }
 
     func run() throws {

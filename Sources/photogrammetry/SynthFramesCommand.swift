@@ -71,11 +71,8 @@ struct SynthFramesCommand: ParsableCommand {
     }
 
     func settings() throws -> SyntheticFrameStream.Settings {
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] >= 64, parts[1] >= 48, parts[0] <= 8192, parts[1] <= 8192 else {
-            throw ValidationError("--size must be WxH with 64 ≤ W, 48 ≤ H, both ≤ 8192 (got \"\(size)\")")
-        }
-        var settings = SyntheticFrameStream.Settings(scene: scene, frames: frames, seed: seed, imageWidth: parts[0], imageHeight: parts[1])
+        let (width, height) = try PixelSize.parse(size, maximum: 8192)
+        var settings = SyntheticFrameStream.Settings(scene: scene, frames: frames, seed: seed, imageWidth: width, imageHeight: height)
         settings.frameIntervalSeconds = interval
         settings.elevationDegrees = elevation
         if dark == nil && blurred == nil && offFrame == nil {
