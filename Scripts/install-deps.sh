@@ -16,6 +16,8 @@ APT_PACKAGES=(
   python3-pip
   time              # /usr/bin/time for the benchmarks' peak memory
   chromium-headless-shell  # the regression report is checked by a headless browser screenshot
+  slurm-wlm         # tests: the Slurm backend runs jobs on a real single-node cluster the test starts
+  munge             # tests: Slurm's authentication daemon
 )
 PIP_PACKAGES=(
   "pycolmap==4.2.1" # tests: the COLMAP export must load in pycolmap
@@ -23,6 +25,7 @@ PIP_PACKAGES=(
   usd-core          # tests: exported USDZ must pass shared/tools/usdz_check.py (Pixar's pxr validators)
   trimesh           # tests: exported GLB and OBJ must load in trimesh with the right triangle count
   pillow            # tests: trimesh attaches texture images only when Pillow can decode them
+  "pyodm==1.5.13"   # tests: the real NodeODM client drives `photogrammetry serve` end to end
 )
 
 SUDO=""
