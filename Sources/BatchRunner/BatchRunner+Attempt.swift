@@ -60,8 +60,10 @@ extension BatchRunner {
                     try ledger.markCancelled(job.id, runnerID: runnerID)
                     tally.add(\.cancelled)
                     observer(.cancelled(jobID: job.id))
+                } else if try ledger.release(job.id, runnerID: runnerID, reason: "the runner stopped") == .cancelled {
+                    tally.add(\.cancelled)
+                    observer(.cancelled(jobID: job.id))
                 } else {
-                    try ledger.release(job.id, runnerID: runnerID, reason: "the runner stopped")
                     tally.add(\.interrupted)
                     observer(.interrupted(jobID: job.id))
                 }

@@ -10,6 +10,8 @@ public struct JobEvent: Codable, Sendable, Equatable, FetchableRecord, MutablePe
     public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
         case enqueued, invalid, replaced, claimed, restoredFromCheckpoint, note, completed
         case retryScheduled, failed, requeued, cancelRequested, cancelled, retried
+        /// Submitted to a Slurm array task (the detail names it).
+        case submitted
     }
 
     public var id: Int64?

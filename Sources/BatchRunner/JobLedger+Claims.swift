@@ -24,32 +24,38 @@ extension JobLedger {
         try pool.write { try $0.execute(sql: "DELETE FROM runner WHERE id = ?", arguments: [runnerID]) }
     }
 
-    /// The job the queue runs next at `now`: queued, valid, past its backoff, highest priority,
-    /// then first enqueued.
+    /// The job the queue runs next at `now`: queued, valid, not submitted to Slurm, past its
+    /// backoff, highest priority, then first enqueued.
     public func nextQueued(now: Double = Date().timeIntervalSince1970) throws -> JobRecord? {
         try pool.read { db in
             try JobRecord.filter(Column("state") == JobState.queued.rawValue && Column("isValid") == true)
+                .filter(Column("slurmJobID") == nil)
                 .filter(Column("notBefore") == nil || Column("notBefore") <= now)
                 .order(Column("priority").desc, Column("sequence"))
                 .fetchOne(db)
         }
     }
 
-    /// Queued jobs (including those waiting for a retry's backoff) and the earliest time one of them may start.
+    /// Queued jobs a local runner may take (including those waiting for a retry's backoff; not
+    /// those submitted to Slurm) and the earliest time one of them may start.
     public func queuedWork() throws -> (count: Int, earliestStart: Double?) {
         try pool.read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), MIN(COALESCE(notBefore, 0)) FROM job WHERE state = 'queued' AND isValid
+                SELECT COUNT(*), MIN(COALESCE(notBefore, 0)) FROM job WHERE state = 'queued' AND isValid AND slurmJobID IS NULL
                 """)
             return (row?[0] ?? 0, row?[1])
         }
     }
 
     /// Takes job `id` for `runnerID` if it is still queued: state `running`, one more attempt,
-    /// the start time and the lease, in one transaction. Nil when another worker or runner took it first.
-    public func claim(_ id: String, runnerID: String) throws -> JobRecord? {
+    /// the start time and the lease, in one transaction. Nil when another worker or runner took it
+    /// first, or when the job was submitted to a Slurm task other than `slurmTask` (a local
+    /// runner, `slurmTask` nil, takes only jobs not submitted to Slurm).
+    /// - Parameter slurmTask: the Slurm array task (`<array id>_<index>`) running this runner.
+    public func claim(_ id: String, runnerID: String, slurmTask: String? = nil) throws -> JobRecord? {
         try pool.write { db -> JobRecord? in
-            guard var job = try JobRecord.fetchOne(db, key: id), job.state == .queued, job.isValid else { return nil }
+            guard var job = try JobRecord.fetchOne(db, key: id), job.state == .queued, job.isValid,
+                  job.slurmJobID == nil || job.slurmJobID == slurmTask else { return nil }
             let now = Self.now
             job.state = .running
             job.attempts += 1
@@ -60,8 +66,10 @@ extension JobLedger {
             job.progress = 0
             job.etaSeconds = nil
             job.notBefore = nil
+            job.slurmJobID = slurmTask
             try job.update(db)
-            try Self.log(db, id, .claimed, attempt: job.attempts, runnerID: runnerID, detail: "pid \(getpid())")
+            let detail = "pid \(getpid())" + (slurmTask.map { " in Slurm job \($0) on \(RunnerIdentity.hostName())" } ?? "")
+            try Self.log(db, id, .claimed, attempt: job.attempts, runnerID: runnerID, detail: detail)
             return job
         }
     }
@@ -118,26 +126,34 @@ extension JobLedger {
         try pool.write { db -> JobState in
             var job = try Self.fetch(db, id)
             guard job.state == .running, job.runnerID == runnerID else { throw LeaseLost(jobID: id) }
-            let now = Self.now
-            let policy = job.decodedSpec?.retry ?? RetryPolicy(maxAttempts: 1)
-            job.failures += 1
-            job.error = message
-            job.runnerID = nil
-            job.updatedAt = now
-            if retryable && job.failures < policy.maxAttempts && !job.cancelRequested {
-                let delay = policy.delay(afterFailure: job.failures)
-                job.state = .queued
-                job.notBefore = now + delay
-                try job.update(db)
-                try Self.log(db, id, .retryScheduled, attempt: job.attempts, runnerID: runnerID,
-                             detail: String(format: "%@ (failure %d of %d allowed; next try in %.0f s)", message, job.failures, policy.maxAttempts, delay))
-            } else {
-                job.state = job.cancelRequested ? .cancelled : .failed
-                job.finishedAt = now
-                try job.update(db)
-                try Self.log(db, id, job.state == .cancelled ? .cancelled : .failed, attempt: job.attempts, runnerID: runnerID, detail: message)
-            }
+            try Self.recordFailure(db, &job, message: message, retryable: retryable, runnerID: runnerID)
             return job.state
+        }
+    }
+
+    /// Counts a failure of `job` (inside the caller's transaction): queued again after the retry
+    /// policy's backoff (without a Slurm task: it is submitted again) while attempts remain, the
+    /// error is retryable and no cancel is pending; else `failed` (or `cancelled`).
+    static func recordFailure(_ db: Database, _ job: inout JobRecord, message: String, retryable: Bool, runnerID: String?) throws {
+        let now = Self.now
+        let policy = job.decodedSpec?.retry ?? RetryPolicy(maxAttempts: 1)
+        job.failures += 1
+        job.error = message
+        job.runnerID = nil
+        job.updatedAt = now
+        if retryable && job.failures < policy.maxAttempts && !job.cancelRequested {
+            let delay = policy.delay(afterFailure: job.failures)
+            job.state = .queued
+            job.notBefore = now + delay
+            job.slurmJobID = nil
+            try job.update(db)
+            try log(db, job.id, .retryScheduled, attempt: job.attempts, runnerID: runnerID,
+                    detail: String(format: "%@ (failure %d of %d allowed; next try in %.0f s)", message, job.failures, policy.maxAttempts, delay))
+        } else {
+            job.state = job.cancelRequested ? .cancelled : .failed
+            job.finishedAt = now
+            try job.update(db)
+            try log(db, job.id, job.state == .cancelled ? .cancelled : .failed, attempt: job.attempts, runnerID: runnerID, detail: message)
         }
     }
 
@@ -156,18 +172,24 @@ extension JobLedger {
     }
 
     /// Gives a running job back to the queue without counting a failure (the runner is stopping:
-    /// Ctrl-C, SIGTERM). Its checkpoint lets the next attempt resume.
-    public func release(_ id: String, runnerID: String, reason: String) throws {
-        try pool.write { db in
+    /// Ctrl-C, SIGTERM). Its checkpoint lets the next attempt resume. A job with a pending cancel
+    /// (`jobs cancel`, whose scancel sends the SIGTERM) is cancelled instead.
+    /// - Returns: the job's new state (`queued` or `cancelled`); nil when the runner no longer held it.
+    @discardableResult
+    public func release(_ id: String, runnerID: String, reason: String) throws -> JobState? {
+        try pool.write { db -> JobState? in
             var job = try Self.fetch(db, id)
-            guard job.state == .running, job.runnerID == runnerID else { return }
+            guard job.state == .running, job.runnerID == runnerID else { return nil }
             job.state = job.cancelRequested ? .cancelled : .queued
             job.interruptions += 1
             job.runnerID = nil
+            if job.state == .queued { job.slurmJobID = nil }
             job.updatedAt = Self.now
             if job.state == .cancelled { job.finishedAt = Self.now }
             try job.update(db)
-            try Self.log(db, id, job.state == .cancelled ? .cancelled : .requeued, attempt: job.attempts, runnerID: runnerID, detail: reason)
+            try Self.log(db, id, job.state == .cancelled ? .cancelled : .requeued, attempt: job.attempts, runnerID: runnerID,
+                         detail: job.state == .cancelled ? "stopped while running" : reason)
+            return job.state
         }
     }
 

@@ -56,6 +56,7 @@ extension JobLedger {
             job.error = nil
             job.stage = nil
             job.progress = 0
+            job.slurmJobID = nil
             job.updatedAt = Self.now
             try job.update(db)
             try Self.log(db, id, .retried, attempt: job.attempts)

@@ -48,7 +48,7 @@ extension JobLedger {
                 attempts: existing?.attempts ?? 0, failures: 0, interruptions: 0, completions: 0, notBefore: nil,
                 enqueuedAt: now, startedAt: nil, finishedAt: isValid ? nil : now, updatedAt: now, error: problem,
                 outputDirectory: nil, outputs: nil, runnerID: nil, cancelRequested: false,
-                imageCount: facts.imageCount, largestImagePixels: facts.largestImagePixels)
+                imageCount: facts.imageCount, largestImagePixels: facts.largestImagePixels, slurmJobID: nil)
             if existing != nil {
                 try record.update(db)
                 try Self.log(db, entry.id, .replaced, attempt: record.attempts, detail: problem ?? "the jobs file has a new spec")

@@ -61,6 +61,11 @@ extension JobLedger {
                 t.column("workers", .integer).notNull()
             }
         }
+        migrator.registerMigration("v2: the Slurm task holding each job") { db in
+            try db.alter(table: "job") { t in
+                t.add(column: "slurmJobID", .text)
+            }
+        }
         return migrator
     }
 }

@@ -38,6 +38,7 @@ extension JobLedger {
                     job.error = "interrupted \(job.interruptions) times (its runner died each time: out of memory, or a crash?)"
                 } else {
                     job.state = .queued
+                    job.slurmJobID = nil
                 }
                 if job.state != .queued { job.finishedAt = now }
                 try job.update(db)

@@ -53,6 +53,10 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     /// Photos in the input and the largest one's pixels, for the memory estimate.
     public var imageCount: Int
     public var largestImagePixels: Int
+    /// The Slurm array task (`<array id>_<index>`) the job was submitted to or ran in (the Slurm
+    /// backend); nil for jobs of the local runner. A queued job with a task waits for that task
+    /// to claim it; a job sent back to the queue loses its task (it is submitted again).
+    public var slurmJobID: String?
 
     /// The spec, for a valid job.
     public var decodedSpec: JobSpec? {
