@@ -8,6 +8,10 @@ import Foundation
 /// folder, commits the outputs (manifest, flush, rename), and only then marks the job completed.
 /// Failures are retried by the job's retry policy; `jobs cancel` is noticed within
 /// `pollInterval`; `stop()` (Ctrl-C) returns running jobs to the queue.
+///
+/// With `Options.onlyJob` it runs that one job, one attempt, and stops: what `photogrammetry
+/// jobs run` does in each task of a Slurm job array (`SlurmBackend`), with the same claim,
+/// attempt, output commit and ledger updates as a local worker.
 public final class BatchRunner: Sendable {
     /// How the runner schedules.
     public struct Options: Sendable {
@@ -32,6 +36,12 @@ public final class BatchRunner: Sendable {
         public var maxInterruptions = 25
         /// Keep each completed job's checkpoint folder (default: removed once the job completes).
         public var keepCheckpoints = false
+        /// Run only this job, one attempt, then stop (a failed attempt's retry is left to whoever
+        /// submits it again). Nil: run the queue.
+        public var onlyJob: String?
+        /// The Slurm array task (`<array id>_<index>`) this runner runs in, recorded with its claim;
+        /// it may claim a job submitted to this task. Nil: only jobs not submitted to Slurm.
+        public var slurmTask: String?
 
         public init() {}
 
@@ -127,6 +137,14 @@ public final class BatchRunner: Sendable {
 
     /// One worker: claim, run, repeat; ends when there is nothing left for this runner to do.
     private func work(runnerID: String) async {
+        if let id = options.onlyJob {
+            do {
+                if let job = try claimOnly(id, runnerID: runnerID) { await attempt(job, runnerID: runnerID) }
+            } catch {
+                observer(.warning("ledger: \(error)"))
+            }
+            return
+        }
         while !state.isStopping {
             do {
                 if let job = try claimNext(runnerID: runnerID) {
@@ -145,10 +163,31 @@ public final class BatchRunner: Sendable {
     /// Claims the head of the queue if its memory estimate fits the budget now.
     private func claimNext(runnerID: String) throws -> JobRecord? {
         guard let candidate = try ledger.nextQueued() else { return nil }
+        return try claim(candidate, runnerID: runnerID)
+    }
+
+    /// Claims job `id` (`Options.onlyJob`), or says why it cannot.
+    private func claimOnly(_ id: String, runnerID: String) throws -> JobRecord? {
+        guard let candidate = try ledger.job(id) else { throw BatchError.unknownJob(id) }
+        let mine = candidate.slurmJobID == nil || candidate.slurmJobID == options.slurmTask
+        guard candidate.state == .queued, candidate.isValid, mine, !state.isStopping else {
+            let why = candidate.state != .queued ? "it is \(candidate.state.rawValue)"
+                : !candidate.isValid ? "its spec is invalid"
+                : !mine ? "it was submitted to Slurm job \(candidate.slurmJobID ?? "?")" : "the runner is stopping"
+            observer(.warning("job '\(id)' not run: \(why)"))
+            return nil
+        }
+        if let job = try claim(candidate, runnerID: runnerID) { return job }
+        observer(.warning("job '\(id)' not run: another runner took it first"))
+        return nil
+    }
+
+    /// Claims `candidate` if its memory estimate fits the budget now.
+    private func claim(_ candidate: JobRecord, runnerID: String) throws -> JobRecord? {
         let facts = JobFacts(imageCount: candidate.imageCount, largestImagePixels: candidate.largestImagePixels)
         let bytes = options.costModel.estimateBytes(facts: facts, spec: candidate.decodedSpec, threads: options.threadsPerJob)
         guard gate.reserve(candidate.id, bytes: bytes) else { return nil }
-        guard let job = try ledger.claim(candidate.id, runnerID: runnerID) else {
+        guard let job = try ledger.claim(candidate.id, runnerID: runnerID, slurmTask: options.slurmTask) else {
             gate.release(candidate.id)
             return nil
         }
