@@ -5,6 +5,8 @@ import Foundation
 public enum BatchEvent: Sendable, Equatable {
     /// A job abandoned by a dead runner was requeued (or cancelled, or failed).
     case recovered(JobLedger.Recovered)
+    /// Jobs were submitted to Slurm as one job array (task i runs `jobIDs[i]`).
+    case submitted(slurmArrayID: String, jobIDs: [String])
     /// A worker claimed a job: its attempt and estimated peak memory.
     case started(jobID: String, attempt: Int, estimatedBytes: Int)
     case progress(jobID: String, JobProgress)
@@ -63,7 +65,7 @@ public struct BatchProgress: Sendable {
             cancelled += 1
         case .recovered(let recovered):
             if recovered.state == .queued { queued += 1 }
-        case .note, .warning:
+        case .note, .warning, .submitted:
             break
         }
     }

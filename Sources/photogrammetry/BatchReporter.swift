@@ -68,6 +68,15 @@ final class BatchReporter: @unchecked Sendable {
         }
     }
 
+    /// The Slurm backend starts following `count` queued and running jobs.
+    func begin(slurmJobs count: Int) {
+        locked {
+            progress = BatchProgress(queued: count, workers: max(1, count))
+            emit(["event": "batch_started", "queued": count, "backend": "slurm"],
+                 text: "\(count) job\(count == 1 ? "" : "s") queued or running for Slurm")
+        }
+    }
+
     func handle(_ event: BatchEvent) {
         locked {
             let now = Date().timeIntervalSince1970
@@ -77,6 +86,10 @@ final class BatchReporter: @unchecked Sendable {
             case .recovered(let r):
                 emit(["event": "job_recovered", "job": r.jobID, "state": r.state.rawValue, "reason": r.reason],
                      text: "recovered '\(r.jobID)' (\(r.reason)): \(r.state == .queued ? "requeued, resumes from its checkpoint" : r.state.rawValue)")
+            case .submitted(let array, let ids):
+                let tasks = ids.count == 1 ? "task \(array)_0" : "tasks \(array)_0…\(array)_\(ids.count - 1)"
+                emit(["event": "slurm_submitted", "array": array, "jobs": ids],
+                     text: "submitted \(ids.count) job\(ids.count == 1 ? "" : "s") to Slurm: job array \(array) (\(tasks))")
             case .started(let id, let attempt, let bytes):
                 emit(["event": "job_started", "job": id, "attempt": attempt, "estimated_mb": bytes / 1_000_000],
                      text: "started '\(id)' (attempt \(attempt), about \(bytes / 1_000_000) MB)", quietOnTerminal: true)
