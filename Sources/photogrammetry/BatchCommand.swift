@@ -20,8 +20,13 @@ struct BatchCommand: AsyncParsableCommand {
             the spec's output folder), committed atomically before the job is marked completed. \
             If the runner is killed, running it again requeues the jobs it left running; they \
             resume from their checkpoints. Without JOBS, runs what the ledger has queued.
+            With --backend slurm, the queued jobs are submitted to Slurm as one job array (sbatch \
+            --array); task i runs `photogrammetry jobs run ID` on a node, which claims the job in the \
+            ledger, runs it and commits its outputs (OUT must be on a file system the nodes share). \
+            The command then waits, printing progress, submits retries, and notices tasks that ended \
+            without recording an outcome; --no-wait returns after the submission. Task logs: OUT/slurm.
             Exit status: 0 when every job is completed or cancelled, 1 when some failed, 130 after Ctrl-C \
-            (running jobs go back to the queue).
+            (local: running jobs go back to the queue; Slurm: the submitted jobs go on).
             """
     )
 
@@ -46,26 +51,28 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on standard output instead of progress text.")
     var json = false
 
+    @Option(help: "Where the jobs run: local (--workers sessions in this process) or slurm (a Slurm job array).")
+    var backend: Backend = .local
+
+    @OptionGroup(title: "Slurm backend")
+    var slurm: SlurmOptions
+
+    enum Backend: String, ExpressibleByArgument, CaseIterable {
+        case local, slurm
+    }
+
     func validate() throws {
         if workers < 1 { throw ValidationError("--workers must be at least 1") }
         if let memoryBudget, !(memoryBudget > 0) { throw ValidationError("--memory-budget must be more than 0 GB") }
+        if backend != .slurm, let option = slurm.given.first { throw ValidationError("\(option) needs --backend slurm") }
     }
 
     func run() async throws {
+        if backend == .slurm { return try await runOnSlurm() }
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
         let ledger = try JobLedger(path: layout.ledger)
         let reporter = BatchReporter(json: json)
-        var fileIDs: [String]?
-        if let jobs {
-            let file = try JobsFile.load(URL(fileURLWithPath: jobs))
-            fileIDs = file.entries.map(\.id)
-            for entry in file.entries {
-                let facts: JobFacts
-                if case .valid(let spec) = entry { facts = JobFacts.scan(input: URL(fileURLWithPath: spec.input)) } else { facts = JobFacts() }
-                reporter.enqueued(entry, outcome: try ledger.enqueue(entry, facts: facts))
-            }
-            reporter.enqueueSummary()
-        }
+        let fileIDs = try enqueue(into: ledger, reporter: reporter)
         if enqueueOnly { return }
 
         var options = BatchRunner.Options()
@@ -93,5 +100,19 @@ struct BatchCommand: AsyncParsableCommand {
         reporter.finish(summary: summary, failedJobs: failed, stillOpen: open)
         if summary.stopped { throw ExitCode(130) }
         if !failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Enqueues the jobs file's jobs, if one was given, reporting each.
+    /// - Returns: the file's job ids (nil without a file).
+    func enqueue(into ledger: JobLedger, reporter: BatchReporter) throws -> [String]? {
+        guard let jobs else { return nil }
+        let file = try JobsFile.load(URL(fileURLWithPath: jobs))
+        for entry in file.entries {
+            let facts: JobFacts
+            if case .valid(let spec) = entry { facts = JobFacts.scan(input: URL(fileURLWithPath: spec.input)) } else { facts = JobFacts() }
+            reporter.enqueued(entry, outcome: try ledger.enqueue(entry, facts: facts))
+        }
+        reporter.enqueueSummary()
+        return file.entries.map(\.id)
     }
 }

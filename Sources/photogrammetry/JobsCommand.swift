@@ -5,8 +5,8 @@ import Foundation
 struct JobsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
-        abstract: "List, show, cancel and retry the jobs of a batch ledger.",
-        subcommands: [List.self, Show.self, Cancel.self, Retry.self]
+        abstract: "List, show, cancel, retry and run the jobs of a batch ledger.",
+        subcommands: [List.self, Show.self, Cancel.self, Retry.self, Run.self]
     )
 
     /// `--ledger OUT` (or `-o OUT`): the batch output folder, or its ledger.sqlite.
@@ -15,9 +15,15 @@ struct JobsCommand: ParsableCommand {
                 help: "The batch output folder (or its ledger.sqlite).", completion: .directory)
         var ledger: String
 
-        func open() throws -> JobLedger {
+        var file: URL {
             let url = URL(fileURLWithPath: ledger)
-            let file = url.pathExtension == "sqlite" ? url : url.appendingPathComponent(JobLedger.fileName)
+            return url.pathExtension == "sqlite" ? url : url.appendingPathComponent(JobLedger.fileName)
+        }
+
+        /// The batch output folder.
+        var folder: URL { file.deletingLastPathComponent() }
+
+        func open() throws -> JobLedger {
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw BatchError.ledger(file.path, "does not exist (run photogrammetry batch JOBS -o \(ledger) first)")
             }
@@ -45,11 +51,15 @@ struct JobsCommand: ParsableCommand {
             guard !jobs.isEmpty else { print("no jobs"); return }
             // Errors are cut to fit a terminal line; piped output keeps them whole.
             let width = isatty(STDOUT_FILENO) != 0 ? 60 : Int.max
+            // The Slurm column appears once a job has a Slurm task.
+            let slurm = jobs.contains { $0.slurmJobID != nil }
             let rows = jobs.map { job -> [String] in
                 [job.id, job.state.rawValue, job.stage ?? "-", "\(Int((job.progress * 100).rounded()))%", "\(job.attempts)",
-                 "\(job.priority)", JobsJSON.duration(job), JobsJSON.shortened(JobsJSON.withoutJobName(job.error ?? "", job.id), width)]
+                 "\(job.priority)", JobsJSON.duration(job)] + (slurm ? [job.slurmJobID ?? "-"] : [])
+                    + [JobsJSON.shortened(JobsJSON.withoutJobName(job.error ?? "", job.id), width)]
             }
-            printTable(header: ["ID", "STATE", "STAGE", "PROGRESS", "ATTEMPTS", "PRIORITY", "TIME", "ERROR"], rows: rows)
+            printTable(header: ["ID", "STATE", "STAGE", "PROGRESS", "ATTEMPTS", "PRIORITY", "TIME"] + (slurm ? ["SLURM JOB"] : []) + ["ERROR"],
+                       rows: rows)
         }
     }
 
@@ -68,17 +78,22 @@ struct JobsCommand: ParsableCommand {
             let ledger = try ledger.open()
             guard let job = try ledger.job(id) else { throw BatchError.unknownJob(id) }
             let events = try ledger.events(jobID: id)
+            let layout = BatchLayout(root: self.ledger.folder)
             if json {
-                print(try JobsJSON.text(JobsJSON.detail(job, events: events)))
+                print(try JobsJSON.text(JobsJSON.detail(job, events: events, layout: layout)))
                 return
             }
-            print(JobsJSON.describe(job, events: events))
+            print(JobsJSON.describe(job, events: events, layout: layout))
         }
     }
 
     struct Cancel: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Cancel a job: a queued one at once; a running one is stopped by its runner within a second.")
+            abstract: "Cancel a job: a queued one at once; a running one is stopped by its runner within a second.",
+            discussion: """
+                A job submitted to Slurm (batch --backend slurm) is also cancelled there with \
+                scancel <array id>_<index>; for a running one, this waits until its task has stopped.
+                """)
 
         @OptionGroup var ledger: LedgerOptions
 
@@ -86,9 +101,17 @@ struct JobsCommand: ParsableCommand {
         var id: String
 
         func run() throws {
-            switch try ledger.open().requestCancel(id) {
+            let backend = SlurmBackend(ledger: try ledger.open(), layout: BatchLayout(root: ledger.folder), client: SlurmClient())
+            let outcome = try backend.cancel(id)
+            if let problem = outcome.scancelProblem {
+                print("warning: \(problem); the ledger has the cancel, which its Slurm task obeys once it starts or within a second")
+            }
+            let slurm = outcome.slurmTask.map { " (scancel \($0))" } ?? ""
+            switch outcome.state {
+            case .running where outcome.slurmTask != nil:
+                print("asked job '\(id)' to stop\(slurm); its Slurm task has not ended yet (its checkpoint is kept; `jobs retry` resumes it)")
             case .running: print("asked the runner to stop job '\(id)' (its checkpoint is kept; `jobs retry` resumes it)")
-            default: print("cancelled job '\(id)'")
+            default: print("cancelled job '\(id)'\(slurm)")
             }
         }
     }

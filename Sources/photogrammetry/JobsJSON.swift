@@ -15,11 +15,13 @@ enum JobsJSON {
         fields["finished_at"] = job.finishedAt.map(iso)
         fields["error"] = job.error
         fields["output"] = job.outputDirectory
+        fields["slurm_job_id"] = job.slurmJobID
         return fields
     }
 
-    static func detail(_ job: JobRecord, events: [JobEvent]) -> [String: Any] {
+    static func detail(_ job: JobRecord, events: [JobEvent], layout: BatchLayout) -> [String: Any] {
         var fields = summary(job)
+        fields["slurm_log"] = job.slurmJobID.map { layout.slurmLog($0).path }
         fields["spec"] = (try? JSONSerialization.jsonObject(with: Data(job.spec.utf8))) ?? job.spec
         fields["outputs"] = job.outputFiles
         fields["cancel_requested"] = job.cancelRequested
@@ -32,7 +34,7 @@ enum JobsJSON {
         return fields
     }
 
-    static func describe(_ job: JobRecord, events: [JobEvent]) -> String {
+    static func describe(_ job: JobRecord, events: [JobEvent], layout: BatchLayout) -> String {
         var lines = [
             "job \(job.id): \(job.state.rawValue)\(job.cancelRequested && job.state == .running ? " (cancel requested)" : "")",
             "  stage \(job.stage ?? "-"), \(Int((job.progress * 100).rounded()))%" + (job.state == .running ? job.etaSeconds.map { String(format: ", about %.0f s left", $0) } ?? "" : ""),
@@ -40,6 +42,9 @@ enum JobsJSON {
             "  enqueued \(iso(job.enqueuedAt))" + (job.startedAt.map { ", started \(iso($0))" } ?? "")
                 + (job.finishedAt.map { ", finished \(iso($0))" } ?? "") + ", \(duration(job))",
         ]
+        if let task = job.slurmJobID {
+            lines.append("  Slurm job \(task)" + (job.state == .queued ? " (submitted, waiting to start)" : "") + ", log \(layout.slurmLog(task).path)")
+        }
         if let error = job.error { lines.append("  error: \(error)") }
         if let output = job.outputDirectory {
             lines.append("  output \(output):")

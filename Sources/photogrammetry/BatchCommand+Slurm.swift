@@ -1,0 +1,91 @@
+import ArgumentParser
+import BatchRunner
+import Foundation
+
+/// `batch --backend slurm`'s options.
+struct SlurmOptions: ParsableArguments {
+    @Option(name: .customLong("slurm-partition"), help: "Slurm partition (default: the cluster's default partition).")
+    var partition: String?
+
+    @Option(name: .customLong("slurm-cpus-per-task"),
+            help: "CPUs per Slurm task: the threads each job uses and its memory estimate's (--mem is the largest job's estimate).")
+    var cpusPerTask: Int?
+
+    @Option(name: .customLong("slurm-option"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("An sbatch option passed as it is (repeatable), e.g. --slurm-option=--time=2:00:00; a --mem… option replaces the estimate.",
+                               valueName: "sbatch-option"))
+    var extraOptions: [String] = []
+
+    @Option(name: .customLong("slurm-worker"),
+            help: "The photogrammetry the Slurm tasks run: a path the nodes see, or a name on their PATH (default: this binary's absolute path).")
+    var worker: String?
+
+    @Flag(name: .customLong("no-wait"), help: "With --backend slurm: return once the jobs are submitted.")
+    var noWait = false
+
+    /// The options given (for the error when the backend is not slurm).
+    var given: [String] {
+        [partition.map { _ in "--slurm-partition" }, cpusPerTask.map { _ in "--slurm-cpus-per-task" },
+         extraOptions.isEmpty ? nil : "--slurm-option", worker.map { _ in "--slurm-worker" }, noWait ? "--no-wait" : nil].compactMap { $0 }
+    }
+
+    func validate() throws {
+        if let cpusPerTask, cpusPerTask < 1 { throw ValidationError("--slurm-cpus-per-task must be at least 1") }
+    }
+}
+
+extension BatchCommand {
+    /// `--backend slurm`: checks Slurm before touching the ledger, enqueues, submits one job array
+    /// of the queued jobs and (unless --no-wait) follows them to their end.
+    func runOnSlurm() async throws {
+        let client = SlurmClient()
+        if !enqueueOnly { try client.checkReady() }
+        let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
+        let ledger = try JobLedger(path: layout.ledger)
+        let reporter = BatchReporter(json: json)
+        let fileIDs = try enqueue(into: ledger, reporter: reporter)
+        if enqueueOnly { return }
+
+        var options = SlurmBackend.Options()
+        options.worker = [slurm.worker ?? Self.ownExecutable()]
+        options.partition = slurm.partition
+        options.cpusPerTask = slurm.cpusPerTask ?? 1
+        options.extraOptions = slurm.extraOptions
+        if workers != 1 { reporter.note("--workers applies to the local backend; Slurm decides how many tasks run at once") }
+        let open = try ledger.jobs(in: [.queued, .running])
+        reporter.begin(slurmJobs: open.count)
+        let backend = SlurmBackend(ledger: ledger, layout: layout, client: client, options: options, observer: { reporter.handle($0) })
+
+        // Ctrl-C and SIGTERM stop the waiting; the submitted jobs go on in Slurm.
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { backend.stop() }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        let summary = try await backend.run(wait: !slurm.noWait)
+        let stillOpen = try ledger.jobs(in: [.queued, .running]).count
+        if slurm.noWait {
+            reporter.note("\(stillOpen) job\(stillOpen == 1 ? "" : "s") queued or running in Slurm; `photogrammetry jobs list -o \(output)` "
+                          + "shows them, `photogrammetry batch -o \(output) --backend slurm` waits for them (and submits retries)")
+            return
+        }
+        let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
+        reporter.finish(summary: summary, failedJobs: failed, stillOpen: stillOpen)
+        if summary.stopped {
+            reporter.note("stopped waiting: the submitted jobs go on in Slurm (`photogrammetry jobs cancel ID -o \(output)` cancels one)")
+            throw ExitCode(130)
+        }
+        if !failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// This binary's absolute path (what the Slurm tasks run unless --slurm-worker says otherwise).
+    static func ownExecutable() -> String {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        let argument = CommandLine.arguments[0]
+        if argument.hasPrefix("/") || !argument.contains("/") { return argument }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(argument).standardizedFileURL.path
+    }
+}
