@@ -22,7 +22,7 @@ conf=$state/slurm.conf
 export SLURM_CONF=$conf
 
 log_tail() {
-  for f in "$state"/munge/munged.log "$state"/slurmctld.log "$state"/slurmd.log; do
+  for f in "$state"/munge/munged.log "$state"/*.stdio "$state"/slurmctld.log "$state"/slurmd.log; do
     [ -f "$f" ] && { echo "--- $f"; tail -n 40 "$f"; }
   done
   return 0
@@ -46,6 +46,22 @@ stop_daemons() {
     sleep 0.1
   done
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+}
+
+# Runs daemon "$@" (which forks into the background) with its standard streams in file $1 and
+# without the descriptors this script inherited: a caller that learns of this script's end
+# through an inherited descriptor (Foundation's Process on Linux does, through a socket) or reads
+# its output to the end would otherwise wait for the daemons too.
+start_daemon() {
+  local stdio=$1
+  shift
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null
+    done
+    exec "$@"
+  ) </dev/null >"$stdio" 2>&1
 }
 
 # A TCP port nothing listens on.
@@ -72,7 +88,7 @@ start() {
 
   mkdir -p "$state/munge" "$state/ctld" "$state/spool"
   chmod 700 "$state/munge"
-  rm -f "$state"/*.log "$state/munge/munged.log"
+  rm -f "$state"/*.log "$state"/*.stdio "$state/munge/munged.log"
 
   # munged: a private key, socket, pid and seed file.
   if [ ! -s "$state/munge/munge.key" ]; then
@@ -80,7 +96,7 @@ start() {
       || dd if=/dev/urandom of="$state/munge/munge.key" bs=1024 count=1 status=none
   fi
   chmod 400 "$state/munge/munge.key"
-  munged --force --socket="$state/munge/munge.socket" --key-file="$state/munge/munge.key" \
+  start_daemon "$state/munged.stdio" munged --force --socket="$state/munge/munge.socket" --key-file="$state/munge/munge.key" \
     --log-file="$state/munge/munged.log" --pid-file="$state/munge/munged.pid" \
     --seed-file="$state/munge/munged.seed" || fail "munged did not start"
 
@@ -119,8 +135,8 @@ NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 
-  slurmctld || fail "slurmctld did not start"
-  slurmd || fail "slurmd did not start"
+  start_daemon "$state/slurmctld.stdio" slurmctld || fail "slurmctld did not start"
+  start_daemon "$state/slurmd.stdio" slurmd || fail "slurmd did not start"
 
   local status=""
   for _ in $(seq 300); do

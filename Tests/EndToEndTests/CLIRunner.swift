@@ -6,13 +6,15 @@ enum CLIRunner {
     /// The built `photogrammetry` beside the test bundle (SwiftPM puts products in one folder).
     static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("photogrammetry") }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+    /// - Parameter environment: variables set (or replaced) in the child's environment.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw XCTSkip("photogrammetry binary not built at \(binary.path)")
         }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let directory { process.currentDirectoryURL = directory }
         let pipe = Pipe()
         process.standardOutput = pipe
