@@ -11,6 +11,12 @@ extension SlurmBackend {
         /// Why scancel failed, if it did (the ledger's cancel stands: a queued job's task finds it
         /// cancelled and does nothing; a running one sees the cancel flag within a second).
         public var scancelProblem: String?
+
+        public init(state: JobState, slurmTask: String?, scancelProblem: String?) {
+            self.state = state
+            self.slurmTask = slurmTask
+            self.scancelProblem = scancelProblem
+        }
     }
 
     /// Cancels job `id` (`jobs cancel`): the ledger's cancel (`JobLedger.requestCancel`), then, for

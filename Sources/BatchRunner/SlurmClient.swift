@@ -57,6 +57,11 @@ public struct SlurmClient: Sendable {
         /// The cluster, when sbatch names one (federations, `--clusters`).
         public var cluster: String?
 
+        public init(arrayJobID: String, cluster: String? = nil) {
+            self.arrayJobID = arrayJobID
+            self.cluster = cluster
+        }
+
         /// Task `index`'s id, `<array id>_<index>` (what squeue lists and scancel takes).
         public func task(_ index: Int) -> String { "\(arrayJobID)_\(index)" }
     }
