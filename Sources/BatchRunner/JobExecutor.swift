@@ -4,9 +4,9 @@ import Foundation
 ///
 /// The runner owns the ledger, the leases, the output commit and the schedule; an executor only
 /// turns a spec into files in a staging folder. `SessionJobExecutor` runs a
-/// `PhotogrammetrySession` in this process; a cluster backend (Slurm) or a remote worker would be
-/// another executor, or a runner of its own on another machine sharing the ledger's protocol
-/// (leases expire by heartbeat across hosts).
+/// `PhotogrammetrySession` in this process. The Slurm backend (`SlurmBackend`) is not another
+/// executor: each array task runs a one-job `BatchRunner` with this executor on its node, sharing
+/// the ledger's protocol (claims, leases, commits).
 public protocol JobExecutor: Sendable {
     /// Writes the outputs `execution.spec` asks for into `execution.outputDirectory`, reporting
     /// progress and notes as it goes. Task cancellation must stop the work promptly (keeping the

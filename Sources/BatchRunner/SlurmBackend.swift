@@ -21,8 +21,11 @@ public final class SlurmBackend: Sendable {
         /// `--mem…` option among them, the backend does not set `--mem` itself.
         public var extraOptions: [String] = []
         public var jobName = "photogrammetry"
-        /// `--mem` per task: the largest estimated peak of the array's jobs.
+        /// `--mem` per task: the largest estimated peak of the array's jobs times `memoryHeadroom`.
         public var costModel = JobCostModel()
+        /// Margin on the estimate, which clusters that enforce `--mem` (cgroups) would otherwise
+        /// turn into out-of-memory kills when a job needs a little more. Default 1.5.
+        public var memoryHeadroom = 1.5
         /// Jobs per array at most (Slurm's MaxArraySize defaults to 1001). Default 1000.
         public var maxArraySize = 1000
         /// How often `run(wait:)` reads the ledger, seconds. Default 0.5.
@@ -41,7 +44,7 @@ public final class SlurmBackend: Sendable {
                 costModel.estimateBytes(facts: JobFacts(imageCount: job.imageCount, largestImagePixels: job.largestImagePixels),
                                         spec: job.decodedSpec, threads: cpusPerTask)
             }.max() ?? 0
-            return max(1, (bytes + 999_999) / 1_000_000)
+            return max(1, Int((Double(bytes) * memoryHeadroom / 1e6).rounded(.up)))
         }
     }
 

@@ -8,7 +8,7 @@ struct SlurmOptions: ParsableArguments {
     var partition: String?
 
     @Option(name: .customLong("slurm-cpus-per-task"),
-            help: "CPUs per Slurm task: the threads each job uses and its memory estimate's (--mem is the largest job's estimate).")
+            help: "CPUs per Slurm task: the threads each job uses and its memory estimate's (--mem is 1.5 × the largest job's estimated peak).")
     var cpusPerTask: Int?
 
     @Option(name: .customLong("slurm-option"), parsing: .unconditionalSingleValue,

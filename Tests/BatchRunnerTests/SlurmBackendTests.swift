@@ -48,7 +48,7 @@ final class SlurmBackendTests: XCTestCase {
         let estimate = JobCostModel().estimateBytes(facts: JobFacts.scan(input: capture), spec: BatchFixtures.spec("a", input: capture), threads: 1)
         XCTAssertEqual(Array(sbatch.dropLast()), [
             "sbatch", "--parsable", "--array=0-2", "--job-name=photogrammetry", "--output=\(root)/slurm/%A_%a.out",
-            "--chdir=\(root)", "--cpus-per-task=1", "--mem=\((estimate + 999_999) / 1_000_000)M", "--partition=short", "--time=1:00:00",
+            "--chdir=\(root)", "--cpus-per-task=1", "--mem=\(Int((Double(estimate) * 1.5 / 1e6).rounded(.up)))M", "--partition=short", "--time=1:00:00",
         ])
         XCTAssertTrue(sbatch.last!.hasPrefix("\(root)/slurm/submitting-") && sbatch.last!.hasSuffix(".sh"), sbatch.last!)
         XCTAssertEqual(try ledger.jobs().map(\.slurmJobID), ["100_0", "100_1", "100_2"])
