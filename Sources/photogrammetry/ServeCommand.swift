@@ -59,7 +59,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = NodeODMService.Configuration(dataDirectory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
+        let data = URL(fileURLWithPath: dataDirectory, isDirectory: true)
+        do { try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true) } catch {
+            throw ValidationError("--data-dir \(data.path) cannot be created: \(error.localizedDescription)")
+        }
+        guard FileManager.default.isWritableFile(atPath: data.path) else { throw ValidationError("--data-dir \(data.path) is not writable") }
+        var configuration = NodeODMService.Configuration(dataDirectory: data)
         configuration.host = host
         configuration.port = port
         configuration.token = token ?? ProcessInfo.processInfo.environment["PHOTOGRAMMETRY_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -70,9 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.token == nil {
             FileHandle.standardError.write(Data("warning: no --token: anyone who can reach \(host):\(port) can submit and remove tasks\n".utf8))
         }
-        let host = self.host, data = configuration.dataDirectory.path
+        let host = self.host
         try await NodeODMService.run(configuration) { port in
-            FileHandle.standardOutput.write(Data("serving the NodeODM API on http://\(host):\(port) (data in \(data))\n".utf8))
+            FileHandle.standardOutput.write(Data("serving the NodeODM API on http://\(host):\(port) (data in \(data.path))\n".utf8))
         }
     }
 }
