@@ -34,11 +34,16 @@ let package = Package(
         .library(name: "Texturing", targets: ["Texturing"]),
         .library(name: "CaptureReplay", targets: ["CaptureReplay"]),
         .library(name: "BatchRunner", targets: ["BatchRunner"]),
+        .library(name: "NodeODMServer", targets: ["NodeODMServer"]),
         .executable(name: "photogrammetry", targets: ["photogrammetry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // C/C++ shim: the only code that includes OpenCV, Ceres and Eigen. Public header is plain C.
@@ -74,11 +79,18 @@ let package = Package(
         // Batch runner: job specs, the durable job ledger (SQLite through GRDB), workers, recovery.
         .target(name: "BatchRunner", dependencies: ["Reconstruction", "Regression", "ModelExport", "ReconstructionCore", "CaptureIO",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
+        // NodeODM-compatible HTTP API over the batch runner (`photogrammetry serve`): task folders,
+        // uploads, options, assets; Hummingbird for HTTP, MultipartKit for streaming uploads.
+        .target(name: "NodeODMServer", dependencies: ["BatchRunner", "ModelExport", "ReconstructionCore",
+                                                     .product(name: "Hummingbird", package: "hummingbird"),
+                                                     .product(name: "MultipartKit", package: "multipart-kit"),
+                                                     .product(name: "NIOCore", package: "swift-nio"),
+                                                     .product(name: "Logging", package: "swift-log")]),
         // CLI: argument parsing and wiring only.
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay", "BatchRunner",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay", "BatchRunner", "NodeODMServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,9 +110,10 @@ let package = Package(
                                                                "SyntheticCapture", "CaptureIO"]),
         .testTarget(name: "BatchRunnerTests", dependencies: ["BatchRunner", "Reconstruction", "ReconstructionCore", "ModelExport",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NodeODMServerTests", dependencies: ["NodeODMServer", "BatchRunner", "ModelExport", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "BatchRunner"]
+            dependencies: ["Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "BatchRunner", "TestSupport"]
         ),
     ],
     cxxLanguageStandard: .cxx17

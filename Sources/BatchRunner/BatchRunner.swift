@@ -36,6 +36,9 @@ public final class BatchRunner: Sendable {
         public var maxInterruptions = 25
         /// Keep each completed job's checkpoint folder (default: removed once the job completes).
         public var keepCheckpoints = false
+        /// Keep waiting for new jobs when the queue is empty, until `stop()` (a server's runner).
+        /// Default false: `run()` returns once nothing is left to run.
+        public var waitsForNewJobs = false
         /// Run only this job, one attempt, then stop (a failed attempt's retry is left to whoever
         /// submits it again). Nil: run the queue.
         public var onlyJob: String?
@@ -152,7 +155,7 @@ public final class BatchRunner: Sendable {
                     continue
                 }
                 let (queued, _) = try ledger.queuedWork()
-                if queued == 0 && state.runningCount == 0 { return }
+                if queued == 0 && state.runningCount == 0 && !options.waitsForNewJobs { return }
             } catch {
                 observer(.warning("ledger: \(error)"))
             }

@@ -67,7 +67,7 @@ public struct JobCostModel: Sendable, Equatable {
         var model = 0.0
         let texels = (spec?.requests ?? []).compactMap { request -> Int? in
             guard case .model(let model) = request else { return nil }
-            let side = model.detail.budget().textureDimension.rawValue
+            let side = model.detail.budget(custom: model.custom ?? CustomDetailSpecification()).textureDimension.rawValue
             return side * side
         }.max()
         if let texels {

@@ -1,5 +1,6 @@
 import CaptureIO
 import Foundation
+import ReconstructionCore
 
 /// Checks one job of a jobs file: its shape (known keys, types, values) and its inputs (the
 /// capture folder has photos, the intrinsics file reads, the output folder is ours to replace),
@@ -47,7 +48,7 @@ struct JobSpecValidator {
         }
         for (i, request) in ((object["requests"] as? [Any]) ?? []).enumerated() {
             if let request = request as? [String: Any] {
-                try unknown(in: request, known: ["type", "detail", "format", "path"], at: "requests[\(i)].")
+                try unknown(in: request, known: JobRequest.CodingKeys.allCases.map(\.rawValue), at: "requests[\(i)].")
             }
         }
     }
@@ -81,6 +82,13 @@ struct JobSpecValidator {
                 throw JobProblem("model path '\(path)' collides with another output's name")
             }
             guard paths.insert(path).inserted else { throw JobProblem("two model requests write '\(path)'") }
+        }
+        let customs = spec.requests.compactMap { request -> CustomDetailSpecification? in
+            if case .model(let model) = request { return model.custom }
+            return nil
+        }
+        guard Set(customs).count <= 1 else {
+            throw JobProblem("the job's custom models ask for different budgets: a job has one custom budget (split it into two jobs)")
         }
         let input = absolute(spec.input, from: baseDirectory)
         var isDirectory: ObjCBool = false

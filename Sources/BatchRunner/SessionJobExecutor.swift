@@ -36,6 +36,9 @@ public struct SessionJobExecutor: JobExecutor {
         var configuration = configuration
         configuration.checkpointDirectory = execution.checkpointDirectory
         configuration.poseEstimation.workers = max(1, execution.threads)
+        for case .model(let model) in spec.requests {
+            if let custom = model.custom { configuration.customDetailSpecification = custom }
+        }
         let session: PhotogrammetrySession
         do {
             session = try PhotogrammetrySession(input: images, configuration: configuration, intrinsics: intrinsics)

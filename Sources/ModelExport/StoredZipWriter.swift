@@ -31,15 +31,7 @@ public enum StoredZipWriter {
     /// - Throws: `StoredZipWriterError` for an unusable name, a repeated name, or an archive
     ///   beyond the classic zip limits.
     public static func archive(_ entries: [Entry]) throws -> [UInt8] {
-        guard entries.count <= 0xFFFF else { throw StoredZipWriterError.tooManyEntries(entries.count) }
-        var seen = Set<String>()
-        for entry in entries {
-            guard !entry.name.isEmpty, !entry.name.hasPrefix("/"), !entry.name.hasSuffix("/"),
-                  !entry.name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-                  entry.name.utf8.count <= 0xFFFF
-            else { throw StoredZipWriterError.badName(entry.name) }
-            guard seen.insert(entry.name).inserted else { throw StoredZipWriterError.duplicateName(entry.name) }
-        }
+        try checkNames(entries.map(\.name))
         let total = entries.reduce(0) { $0 + 30 + 46 + 2 * ($1.name.utf8.count + alignment + 3) + $1.data.count } + 22
         guard total <= Int(UInt32.max) else { throw StoredZipWriterError.tooLarge(bytes: total) }
 
@@ -47,12 +39,43 @@ public enum StoredZipWriter {
         out.reserveCapacity(total)
         var directory: [UInt8] = []
         for entry in entries {
-            let name = Array(entry.name.utf8)
-            let offset = out.count
-            let extra = padding(dataOffsetWithoutExtra: offset + 30 + name.count)
-            let crc = CRC32.checksum(entry.data)
-            let size = UInt32(entry.data.count)
+            let record = Record(name: Array(entry.name.utf8), offset: out.count, crc: CRC32.checksum(entry.data), size: UInt32(entry.data.count))
+            out += record.localHeader
+            assert(out.count % alignment == 0)
+            out += entry.data
+            directory += record.centralEntry
+        }
+        out += directory + endRecord(entries: entries.count, directoryOffset: out.count, directorySize: directory.count)
+        return out
+    }
 
+    /// Checks entry names: relative, `/`-separated, no empty, `.` or `..` parts, unique.
+    static func checkNames(_ names: [String]) throws {
+        guard names.count <= 0xFFFF else { throw StoredZipWriterError.tooManyEntries(names.count) }
+        var seen = Set<String>()
+        for name in names {
+            guard !name.isEmpty, !name.hasPrefix("/"), !name.hasSuffix("/"),
+                  !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+                  name.utf8.count <= 0xFFFF
+            else { throw StoredZipWriterError.badName(name) }
+            guard seen.insert(name).inserted else { throw StoredZipWriterError.duplicateName(name) }
+        }
+    }
+
+    /// One entry's headers: the local header (padded so the data that follows it is aligned) and
+    /// its central-directory record.
+    struct Record {
+        var name: [UInt8]
+        /// Where the local header starts in the archive.
+        var offset: Int
+        var crc: UInt32
+        var size: UInt32
+
+        var extra: [UInt8] { padding(dataOffsetWithoutExtra: offset + 30 + name.count) }
+
+        var localHeader: [UInt8] {
+            let extra = extra
+            var out: [UInt8] = []
             out.le32(0x0403_4B50)
             out.le16(20)  // version needed: 2.0
             out.le16(0)  // flags: no encryption, no data descriptor
@@ -64,11 +87,15 @@ public enum StoredZipWriter {
             out.le32(size)  // uncompressed size
             out.le16(UInt16(name.count))
             out.le16(UInt16(extra.count))
-            out += name
-            out += extra
-            assert(out.count % alignment == 0)
-            out += entry.data
+            return out + name + extra
+        }
 
+        /// Bytes from the local header's start to its CRC field.
+        static let crcFieldOffset = 14
+
+        var centralEntry: [UInt8] {
+            let extra = extra
+            var directory: [UInt8] = []
             directory.le32(0x0201_4B50)
             directory.le16(20)  // version made by: 2.0, MS-DOS attributes
             directory.le16(20)
@@ -86,17 +113,18 @@ public enum StoredZipWriter {
             directory.le16(0)  // internal attributes
             directory.le32(0)  // external attributes
             directory.le32(UInt32(offset))
-            directory += name
-            directory += extra
+            return directory + name + extra
         }
-        let directoryOffset = out.count
-        out += directory
+    }
+
+    static func endRecord(entries: Int, directoryOffset: Int, directorySize: Int) -> [UInt8] {
+        var out: [UInt8] = []
         out.le32(0x0605_4B50)
         out.le16(0)  // this disk
         out.le16(0)  // disk with the directory
-        out.le16(UInt16(entries.count))
-        out.le16(UInt16(entries.count))
-        out.le32(UInt32(directory.count))
+        out.le16(UInt16(entries))
+        out.le16(UInt16(entries))
+        out.le32(UInt32(directorySize))
         out.le32(UInt32(directoryOffset))
         out.le16(0)  // comment length
         return out

@@ -12,6 +12,6 @@ struct Photogrammetry: AsyncParsableCommand {
             world-to-camera; transforms.json uses nerfstudio's OpenGL camera axes (x right, y up, z back).
             """,
         subcommands: [PosesCommand.self, EvaluatePosesCommand.self, RegressionCommand.self, SynthCommand.self, SynthFramesCommand.self, CaptureCommand.self, ScalingCommand.self, ReconstructCommand.self, EvaluateCommand.self,
-                      BatchCommand.self, JobsCommand.self]
+                      BatchCommand.self, JobsCommand.self, ServeCommand.self]
     )
 }

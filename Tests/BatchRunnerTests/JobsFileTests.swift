@@ -1,5 +1,6 @@
 import BatchRunner
 import Foundation
+import ReconstructionCore
 import XCTest
 
 /// Jobs files are read job by job: each malformed job or missing input fails alone, named, with
@@ -74,6 +75,47 @@ final class JobsFileTests: XCTestCase {
         }
         XCTAssertTrue(problem(entries[8])?.contains("has 1 photo; at least 2 are needed") == true, problem(entries[8]) ?? "")
         XCTAssertEqual(entries[3].id, "jobs.json#4", "a job without an id is named by its place in the file")
+    }
+
+    func testCustomDetailCarriesItsBudgetAndRoundTripsThroughTheLedgerSpec() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let entries = try parse("""
+            [{"id": "c", "input": "cap", "requests": [{"type": "model", "detail": "custom", "format": "glb", "maxPolygons": 20000,
+              "textureSize": 2048, "textureFormat": "jpeg", "jpegQuality": 0.85, "maps": ["diffuse", "normal", "roughness"]}]},
+             {"id": "d", "input": "cap", "requests": [{"type": "model", "detail": "custom", "maps": "diffuse"}]}]
+            """, in: dir)
+        guard case .valid(let spec) = entries.first, case .model(let model) = spec.requests.first else { return XCTFail("\(entries)") }
+        let custom = try XCTUnwrap(model.custom)
+        XCTAssertEqual(custom.maximumPolygonCount, 20000)
+        XCTAssertEqual(custom.maximumTextureDimension, .twoK)
+        XCTAssertEqual(custom.textureFormat, .jpeg(compressionQuality: 0.85))
+        XCTAssertEqual(custom.outputTextureMaps, [.diffuseColor, .normal, .roughness])
+        XCTAssertEqual(model.path, "model-custom.glb")
+        // The ledger stores the canonical JSON; it decodes to the same spec.
+        XCTAssertEqual(try JSONDecoder().decode(JobSpec.self, from: Data(spec.canonicalJSON().utf8)), spec)
+        guard case .valid(let defaults) = entries[1], case .model(let other) = defaults.requests.first else { return XCTFail("\(entries)") }
+        XCTAssertEqual(other.custom?.outputTextureMaps, [.diffuseColor])
+        XCTAssertEqual(other.custom?.maximumPolygonCount, CustomDetailSpecification().maximumPolygonCount)
+    }
+
+    func testBadCustomBudgetsFailTheirJobWithTheReason() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let cases: [(String, String)] = [
+            (#"{"type": "model", "detail": "custom", "textureSize": 3000}"#, "power of two"),
+            (#"{"type": "model", "detail": "custom", "maps": ["sheen"]}"#, "sheen"),
+            (#"{"type": "model", "detail": "custom", "jpegQuality": 0.5}"#, "'jpegQuality' needs"),
+            (#"{"type": "model", "detail": "custom", "textureFormat": "webp"}"#, "unknown texture format 'webp'"),
+            (#"{"type": "model", "detail": "custom", "maxPolygons": 0}"#, "custom:"),
+            (#"{"type": "model", "detail": "preview", "maxPolygons": 1000}"#, "'maxPolygons' applies to \"detail\": \"custom\" only"),
+            (#"{"type": "model", "detail": "custom", "path": "a.usdz", "maxPolygons": 1000}, {"type": "model", "detail": "custom", "path": "b.usdz"}"#,
+             "one custom budget"),
+        ]
+        for (requests, expected) in cases {
+            let entries = try parse(#"[{"id": "j", "input": "cap", "requests": ["# + requests + "]}]", in: dir)
+            XCTAssertTrue(problem(entries[0])?.contains(expected) == true, "\(requests): \(problem(entries[0]) ?? "(valid)")")
+        }
     }
 
     func testJSONLinesLetABrokenLineFailAlone() throws {

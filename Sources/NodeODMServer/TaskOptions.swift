@@ -1,0 +1,100 @@
+import BatchRunner
+import Foundation
+import ReconstructionCore
+
+/// The processing options a task accepts, in NodeODM's shapes: `GET /options` lists them as
+/// `{"name", "type", "value", "domain", "help"}`; a task carries the chosen ones as
+/// `[{"name": …, "value": …}]` (PyODM and WebODM send that JSON in the `options` form field).
+public struct TaskOptions: Codable, Sendable, Equatable {
+    /// `none` (camera poses and sparse points only) or an Object Capture detail level.
+    public var detail: String = "reduced"
+    public var modelFormat: JobRequest.ModelFormat = .usdz
+    public var pointCloud = true
+    public var bounds = false
+
+    public init() {}
+
+    /// One entry of `GET /options`.
+    public struct Definition: Codable, Sendable, Equatable {
+        public var name: String
+        public var type: String
+        public var value: String
+        public var domain: [String]
+        public var help: String
+    }
+
+    public static let detailLevels = ["none", "preview", "reduced", "medium", "full", "raw"]
+
+    /// What `GET /options` lists, with the defaults as values.
+    public static let definitions: [Definition] = [
+        Definition(name: "detail", type: "enum", value: "reduced", domain: detailLevels,
+                   help: "Textured model at this Object Capture detail level (polygon cap, texture size and maps), or none for camera poses and sparse points only."),
+        Definition(name: "model-format", type: "enum", value: "usdz", domain: JobRequest.ModelFormat.allCases.map(\.rawValue),
+                   help: "The model's file format: usdz (ARKit), glb (glTF binary) or obj (with its MTL and textures)."),
+        Definition(name: "point-cloud", type: "bool", value: "true", domain: ["true", "false"],
+                   help: "Also write points.ply, the sparse points with their colours."),
+        Definition(name: "bounds", type: "bool", value: "false", domain: ["true", "false"],
+                   help: "Also write bounds.json, a box around the reconstructed object."),
+    ]
+
+    /// Parses a task's `options` field: a JSON array of `{"name", "value"}` (values may be
+    /// strings, numbers or booleans); an empty field means the defaults.
+    /// - Throws: `NodeODMError.refused` naming the unknown option or the bad value.
+    public static func parse(_ text: String?) throws -> TaskOptions {
+        var options = TaskOptions()
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return options }
+        guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+            throw NodeODMError.refused("options must be a JSON array of {\"name\": …, \"value\": …}")
+        }
+        for item in array {
+            guard let entry = item as? [String: Any], let name = entry["name"] as? String else {
+                throw NodeODMError.refused("each option must be an object with a 'name' and a 'value'")
+            }
+            try options.set(name, valueText(entry["value"]))
+        }
+        return options
+    }
+
+    private static func valueText(_ value: Any?) -> String {
+        switch value {
+        case let bool as Bool: return bool ? "true" : "false"
+        case let number as NSNumber: return number.stringValue
+        case let string as String: return string
+        default: return ""
+        }
+    }
+
+    private mutating func set(_ name: String, _ value: String) throws {
+        guard let definition = Self.definitions.first(where: { $0.name == name }) else {
+            throw NodeODMError.refused("unknown option '\(name)': this node accepts \(Self.definitions.map(\.name).joined(separator: ", "))")
+        }
+        let lowered = value.lowercased()
+        guard definition.domain.contains(lowered) else {
+            throw NodeODMError.refused("option '\(name)' is '\(value)': use \(definition.domain.joined(separator: ", "))")
+        }
+        switch name {
+        case "detail": detail = lowered
+        case "model-format": modelFormat = JobRequest.ModelFormat(rawValue: lowered) ?? .usdz
+        case "point-cloud": pointCloud = lowered == "true"
+        case "bounds": bounds = lowered == "true"
+        default: break
+        }
+    }
+
+    /// The options as the task reports them (`info.options`): every option with its value.
+    public var entries: [[String: String]] {
+        [["name": "detail", "value": detail], ["name": "model-format", "value": modelFormat.rawValue],
+         ["name": "point-cloud", "value": String(pointCloud)], ["name": "bounds", "value": String(bounds)]]
+    }
+
+    /// The batch job's requests: poses always; the sparse points, bounds and model as chosen.
+    public var requests: [JobRequest] {
+        var requests: [JobRequest] = [.poses]
+        if pointCloud { requests.append(.pointCloud) }
+        if bounds { requests.append(.bounds) }
+        if let level = DetailLevel(rawValue: detail), level != .custom {
+            requests.append(.model(.init(detail: level, format: modelFormat, path: "model.\(modelFormat.rawValue)")))
+        }
+        return requests
+    }
+}

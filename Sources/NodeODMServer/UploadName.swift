@@ -1,0 +1,40 @@
+import Foundation
+
+/// The name an uploaded file is stored under in a task's `images/` folder.
+///
+/// A name that reaches outside the folder (`..`, `/`, `\`, a leading `.`, NUL or other control
+/// characters) is refused, not repaired: the client meant something else. Other characters
+/// outside letters, digits, `.`, `_`, `-`, `+`, `(`, `)` and space become `_`. The extension must
+/// be a photo's (JPEG, PNG, HEIC/HEIF, TIFF) or the capture's `K.txt`.
+public enum UploadName {
+    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff"]
+    /// The intrinsics file a capture folder may hold beside its photos.
+    public static let intrinsicsFileName = "K.txt"
+
+    /// The stored name for the client's `name`.
+    /// - Throws: `NodeODMError.refused` naming the problem.
+    public static func sanitize(_ name: String) throws -> String {
+        guard !name.isEmpty else { throw NodeODMError.refused("an uploaded file has no name") }
+        guard name.utf8.count <= 255 else { throw NodeODMError.refused("file name '\(name.prefix(40))…' is longer than 255 bytes") }
+        if name.contains("/") || name.contains("\\") || name.contains("..") {
+            throw NodeODMError.refused("file name '\(name)' is a path: upload plain file names (no '/', '\\' or '..')")
+        }
+        if name.hasPrefix(".") { throw NodeODMError.refused("file name '\(name)' starts with '.'") }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw NodeODMError.refused("file name '\(name.debugDescription)' has control characters")
+        }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-+() "))
+        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCII && allowed.contains($0) ? $0 : "_" }))
+        if cleaned.caseInsensitiveCompare(intrinsicsFileName) == .orderedSame { return intrinsicsFileName }
+        let ext = (cleaned as NSString).pathExtension.lowercased()
+        guard photoExtensions.contains(ext) else {
+            throw NodeODMError.refused("file '\(name)' is not a photo (.jpg, .jpeg, .png, .heic, .heif, .tif, .tiff) or K.txt")
+        }
+        return cleaned
+    }
+
+    /// Whether a stored name is a photo (counts against the image limit).
+    public static func isPhoto(_ storedName: String) -> Bool {
+        photoExtensions.contains((storedName as NSString).pathExtension.lowercased())
+    }
+}

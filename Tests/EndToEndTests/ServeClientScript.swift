@@ -1,0 +1,82 @@
+/// The PyODM session `ServeCommandTests` runs against `photogrammetry serve`: the real client from
+/// PyPI for the task life cycle, and `requests` for what a well-behaved client never sends.
+/// Prints one JSON object with what it saw; the test asserts on it.
+enum ServeClientScript {
+    static let source = #"""
+import glob, json, os, sys, time, zipfile
+import requests
+from pyodm import Node
+from pyodm.exceptions import NodeResponseError, TaskFailedError
+
+port, token, capture, downloads = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+base = "http://127.0.0.1:%d" % port
+seen = {}
+# Unauthenticated: PyODM without the token (first: PyODM keeps a token it once sent in a shared
+# default argument), raw requests without and with a wrong token.
+try:
+    Node("127.0.0.1", port).info()
+    seen["no_token_client"] = "accepted"
+except NodeResponseError as e:
+    seen["no_token_client"] = "refused: %s" % e
+node = Node("127.0.0.1", port, token=token)
+seen["info"] = node.info().__dict__
+seen["options"] = [o.name for o in node.options()]
+r = requests.get(base + "/task/list")
+seen["no_token"] = [r.status_code, r.json()]
+r = requests.get(base + "/task/list", params={"token": "wrong"})
+seen["wrong_token"] = [r.status_code, r.json()]
+
+# The task life cycle through PyODM: photos and K.txt in chunks, progress polled to completion.
+photos = sorted(glob.glob(os.path.join(capture, "images", "*.jpg")))
+files = photos + [os.path.join(capture, "images", "K.txt")]
+progress = []
+task = node.create_task(files, {"detail": "preview", "model-format": "glb"}, name="vase")
+task.wait_for_completion(status_callback=lambda i: progress.append([i.status.value, i.progress]), interval=0.5)
+info = task.info()
+seen["task"] = {"uuid": task.uuid, "status": info.status.value, "images": info.images_count, "name": info.name,
+                "progress": progress, "options": info.options, "processing_ms": info.processing_time}
+task.download_assets(downloads)
+seen["assets"] = sorted(os.listdir(downloads))
+seen["output_tail"] = task.output(-3)
+seen["list"] = [t["uuid"] for t in requests.get(base + "/task/list", params={"token": token}).json()]
+
+# Traversal: a path as an upload's file name, a path as a task id, a path as an asset.
+init = requests.post(base + "/task/new/init", params={"token": token}, files={"name": (None, "evil")}).json()
+evil = init["uuid"]
+r = requests.post(base + "/task/new/upload/" + evil, params={"token": token},
+                  files={"images": ("../../../escaped.jpg", b"\xff\xd8\xff\xd9", "image/jpeg")})
+seen["upload_traversal"] = [r.status_code, r.json()]
+r = requests.post(base + "/task/new/upload/" + evil, params={"token": token},
+                  files={"images": ("..\\..\\escaped.jpg", b"\xff\xd8\xff\xd9", "image/jpeg")})
+seen["upload_backslash"] = [r.status_code, r.json()]
+r = requests.post(base + "/task/new/upload/" + evil, params={"token": token},
+                  files={"images": ("run.sh", b"#!/bin/sh\n", "text/x-sh")})
+seen["upload_not_photo"] = [r.status_code, r.json()]
+r = requests.get(base + "/task/..%2F..%2Fbatch/info", params={"token": token})
+seen["uuid_traversal"] = [r.status_code, r.json()]
+r = requests.get(base + "/task/%s/download/..%%2F..%%2Fbatch%%2Fledger.sqlite" % task.uuid, params={"token": token})
+seen["asset_traversal"] = [r.status_code, r.json()]
+r = requests.post(base + "/task/new/commit/" + evil, params={"token": token})
+seen["commit_without_photos"] = [r.status_code, r.json()]
+
+# Cancel a running task, restart it with other options, then remove it.
+second = node.create_task(files, {"detail": "reduced"}, name="to cancel")
+for _ in range(600):
+    if second.info().status.value == 20 and second.info().progress > 0: break
+    time.sleep(0.1)
+seen["cancel"] = second.cancel()
+try:
+    second.wait_for_completion(interval=0.2)
+    seen["cancelled_status"] = second.info().status.value
+except TaskFailedError:
+    seen["cancelled_status"] = second.info().status.value
+seen["restart"] = second.restart({"detail": "none", "bounds": True})
+second.wait_for_completion(interval=0.5)
+seen["restarted"] = {"status": second.info().status.value, "options": second.info().options}
+seen["second_uuid"] = second.uuid
+seen["remove"] = second.remove()
+r = requests.get(base + "/task/%s/info" % second.uuid, params={"token": token})
+seen["removed_info"] = [r.status_code, r.json()]
+print(json.dumps(seen))
+"""#
+}

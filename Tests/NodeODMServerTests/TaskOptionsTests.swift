@@ -1,0 +1,38 @@
+import BatchRunner
+import NodeODMServer
+import XCTest
+
+final class TaskOptionsTests: XCTestCase {
+    func testDefaultsAskForPosesPointsAndAReducedUSDZ() throws {
+        let options = try TaskOptions.parse(nil)
+        XCTAssertEqual(options.requests, [.poses, .pointCloud, .model(.init(detail: .reduced, format: .usdz, path: "model.usdz"))])
+        XCTAssertEqual(try TaskOptions.parse("  "), options)
+        XCTAssertEqual(try TaskOptions.parse("[]"), options)
+    }
+
+    func testPyODMsOptionShapesAreRead() throws {
+        // PyODM sends [{"name": …, "value": …}] with JSON values of any type.
+        let options = try TaskOptions.parse(#"[{"name":"detail","value":"none"},{"name":"point-cloud","value":false},{"name":"bounds","value":"True"}]"#)
+        XCTAssertEqual(options.requests, [.poses, .bounds])
+        let glb = try TaskOptions.parse(#"[{"name":"model-format","value":"GLB"},{"name":"detail","value":"preview"}]"#)
+        XCTAssertEqual(glb.requests.last, .model(.init(detail: .preview, format: .glb, path: "model.glb")))
+        XCTAssertEqual(glb.entries.first, ["name": "detail", "value": "preview"])
+    }
+
+    func testUnknownOptionsAndValuesAreRefusedByName() {
+        for (text, expected) in [(#"[{"name":"orthophoto-resolution","value":2}]"#, "unknown option 'orthophoto-resolution'"),
+                                 (#"[{"name":"detail","value":"ultra"}]"#, "option 'detail' is 'ultra'"),
+                                 (#"{"detail":"preview"}"#, "options must be a JSON array"),
+                                 (#"[{"value":"preview"}]"#, "each option must be an object")] {
+            XCTAssertThrowsError(try TaskOptions.parse(text)) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+            }
+        }
+    }
+
+    func testEveryDefinitionsDefaultIsInItsDomain() {
+        for definition in TaskOptions.definitions {
+            XCTAssertTrue(definition.domain.contains(definition.value), definition.name)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import BatchRunner
+import Foundation
+import NodeODMServer
+import XCTest
+
+final class TaskStoreTests: XCTestCase {
+    private func store(maxImages: Int = 10) throws -> TaskStore {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        var limits = TaskStore.Limits()
+        limits.maxImages = maxImages
+        return try TaskStore(dataDirectory: url, limits: limits)
+    }
+
+    private func upload(_ store: TaskStore, _ names: [String]) throws -> [UploadedFile] {
+        let incoming = try store.newIncomingDirectory()
+        return try names.map { name in
+            let url = incoming.appendingPathComponent(UUID().uuidString)
+            try (name == "K.txt" ? Data("500 0 160\n0 500 120\n0 0 1\n".utf8) : Data([0xFF, 0xD8, 0xFF, 0xD9])).write(to: url)
+            return UploadedFile(storedName: name, location: url, bytes: 4)
+        }
+    }
+
+    func testATaskIsListedOnceCommittedAndQueuesItsJob() async throws {
+        let store = try store()
+        let task = try await store.create(name: " vase ", options: TaskOptions(), requestedUUID: nil)
+        XCTAssertEqual(task.name, "vase")
+        let list = await store.list()
+        XCTAssertTrue(list.isEmpty, "uncommitted tasks are not listed")
+        try await store.addUploads(task.uuid, files: try upload(store, ["1.jpg", "2.jpg", "K.txt"]))
+        try await store.addUploads(task.uuid, files: try upload(store, ["2.jpg"]))  // a retried upload replaces
+        let committed = try await store.commit(task.uuid)
+        XCTAssertEqual(committed.jobIDs, [task.uuid])
+        let listed = await store.list()
+        XCTAssertEqual(listed.map(\.uuid), [task.uuid])
+        let info = try await store.info(task.uuid)
+        XCTAssertEqual(info.status.code, .queued)
+        XCTAssertEqual(info.imagesCount, 2)
+        XCTAssertEqual(info.processingTime, -1)
+        let job = try XCTUnwrap(try store.ledger.job(task.uuid))
+        XCTAssertEqual(job.decodedSpec?.intrinsicsFile?.hasSuffix("images/K.txt"), true, "an uploaded K.txt holds the intrinsics")
+        XCTAssertEqual(job.decodedSpec?.output, store.outputDirectory(task.uuid).path)
+        do {
+            try await store.addUploads(task.uuid, files: try upload(store, ["3.jpg"]))
+            XCTFail("added photos to a committed task")
+        } catch let error as NodeODMError { XCTAssertTrue(error.message.contains("already committed"), error.message) }
+    }
+
+    func testLimitsUUIDsAndStatesAreEnforced() async throws {
+        let store = try store(maxImages: 2)
+        let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: "6F9619FF-8B86-D011-B42D-00C04FC964FF")
+        XCTAssertEqual(task.uuid, "6f9619ff-8b86-d011-b42d-00c04fc964ff")
+        await assertRefused("already exists") { _ = try await store.create(name: nil, options: TaskOptions(), requestedUUID: task.uuid) }
+        await assertRefused("not a UUID") { _ = try await store.create(name: nil, options: TaskOptions(), requestedUUID: "../x") }
+        await assertRefused("at least 2 are needed") { _ = try await store.commit(task.uuid) }
+        await assertRefused("at most 2 per task") { try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg", "c.jpg"])) }
+        await assertRefused("not a task UUID", status: 404) { _ = try await store.info("../../etc") }
+        await assertRefused("not found", status: 404) { _ = try await store.info(task.uuid) }  // not committed yet
+        await assertRefused("assets are ready when it completes") {
+            try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg"]))
+            _ = try await store.commit(task.uuid)
+            _ = try await store.asset(task.uuid, named: "all.zip")
+        }
+        await assertRefused("only cancelled, failed or completed") { try await store.restart(task.uuid, options: nil) }
+    }
+
+    func testRemovingATaskDeletesOnlyItsFiles() async throws {
+        let store = try store()
+        var uuids: [String] = []
+        for _ in 0..<2 {
+            let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
+            try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+            _ = try await store.commit(task.uuid)
+            try FileManager.default.createDirectory(at: store.layout.checkpointDirectory(task.uuid), withIntermediateDirectories: true)
+            uuids.append(task.uuid)
+        }
+        try await store.cancel(uuids[0])
+        try await store.deleteFiles(uuids[0])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.taskDirectory(uuids[0]).path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.layout.jobDirectory(uuids[0]).path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.taskDirectory(uuids[1]).appendingPathComponent("images/a.jpg").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.layout.checkpointDirectory(uuids[1]).path))
+        XCTAssertEqual(try store.ledger.job(uuids[0])?.state, .cancelled, "the shared ledger keeps the history")
+        let remaining = await store.list()
+        XCTAssertEqual(remaining.map(\.uuid), [uuids[1]])
+    }
+
+    func testAbandonedUploadsAreRemovedAfterADay() async throws {
+        let store = try store()
+        let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
+        await store.removeAbandonedUploads(olderThan: 86_400, now: task.dateCreated + 3600)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.taskDirectory(task.uuid).path))
+        await store.removeAbandonedUploads(olderThan: 86_400, now: task.dateCreated + 90_000)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.taskDirectory(task.uuid).path))
+    }
+
+    private func assertRefused(_ message: String, status: Int = 403, line: UInt = #line,
+                               _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            XCTFail("no error; expected \(message)", line: line)
+        } catch let error as NodeODMError {
+            XCTAssertEqual(error.statusCode, status, error.message, line: line)
+            XCTAssertTrue(error.message.contains(message), error.message, line: line)
+        } catch {
+            XCTFail("\(error)", line: line)
+        }
+    }
+}
