@@ -12,22 +12,53 @@ public final class JobLedger: Sendable {
     public static let fileName = "ledger.sqlite"
 
     public let path: URL
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
+    /// How this ledger's file is journaled.
+    public let journal: Journal
 
-    /// Opens (creating if needed) the ledger at `path` and brings its schema up to date.
+    /// SQLite's journal, chosen when a ledger file is created and kept by the file.
+    public enum Journal: String, Sendable {
+        /// Write-ahead log: readers never wait for writers, but every process using the file must
+        /// be on one host (WAL's index is shared memory; SQLite: WAL does not work over a network
+        /// file system). Local runners and `serve` use it.
+        case wal
+        /// Rollback journal: readers and writers take turns through POSIX file locks, which works
+        /// on a network file system whose locks work (SQLite's supported mode there). Ledgers
+        /// created for Slurm use it, so tasks on other nodes can share the file.
+        case rollback
+    }
+
+    /// Opens (creating if needed) the ledger at `path` and brings its schema up to date. An
+    /// existing file keeps its journal (read from its header); a new one gets `journalForNewLedger`.
     /// - Throws: `BatchError.ledger` naming the file.
-    public init(path: URL) throws {
+    public init(path: URL, journalForNewLedger: Journal = .wal) throws {
         self.path = path
+        journal = Self.journal(ofFile: path) ?? journalForNewLedger
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.label = "JobLedger"
         do {
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-            pool = try DatabasePool(path: path.path, configuration: configuration)
+            switch journal {
+            case .wal:
+                pool = try DatabasePool(path: path.path, configuration: configuration)
+            case .rollback:
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+                pool = try DatabaseQueue(path: path.path, configuration: configuration)
+            }
             try Self.migrator.migrate(pool)
         } catch {
             throw BatchError.ledger(path.path, "\(error)")
         }
+    }
+
+    /// The journal of an existing SQLite file from its header (bytes 18 and 19 are 2 in WAL
+    /// mode, 1 in rollback mode); nil when there is no such file yet.
+    static func journal(ofFile path: URL) -> Journal? {
+        guard let handle = try? FileHandle(forReadingFrom: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return nil }
+        return header[header.startIndex + 18] == 2 ? .wal : .rollback
     }
 
     /// The ledger of a batch output folder (`OUT/ledger.sqlite`), or the file itself when `path`
@@ -39,7 +70,7 @@ public final class JobLedger: Sendable {
     /// Now, in the ledger's time unit (seconds since 1970).
     static var now: Double { Date().timeIntervalSince1970 }
 
-    /// SQLite's journal mode (`wal`).
+    /// SQLite's journal mode as it reports it (`wal` or `delete`).
     public func journalMode() throws -> String {
         try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "" }
     }

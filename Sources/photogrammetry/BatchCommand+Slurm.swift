@@ -41,8 +41,13 @@ extension BatchCommand {
         let client = SlurmClient()
         if !enqueueOnly { try client.checkReady() }
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
-        let ledger = try JobLedger(path: layout.ledger)
+        // A new ledger for Slurm uses the rollback journal, so tasks on other nodes can share it.
+        let ledger = try JobLedger(path: layout.ledger, journalForNewLedger: .rollback)
         let reporter = BatchReporter(json: json)
+        if ledger.journal == .wal {
+            reporter.note("\(layout.ledger.path) is a WAL ledger (made by a local batch run): Slurm tasks must then run on this host; "
+                          + "a new output folder gets a ledger that nodes can share over a network file system")
+        }
         let fileIDs = try enqueue(into: ledger, reporter: reporter)
         if enqueueOnly { return }
 

@@ -27,6 +27,25 @@ final class JobLedgerTests: XCTestCase {
         XCTAssertEqual(try reopened.jobs().count, 0)
     }
 
+    func testARollbackLedgerKeepsItsJournalAndIsSharedByTwoConnections() throws {
+        let folder = directory.appendingPathComponent("slurm")
+        let first = try JobLedger(path: folder.appendingPathComponent("ledger.sqlite"), journalForNewLedger: .rollback)
+        XCTAssertEqual(first.journal, .rollback)
+        XCTAssertEqual(try first.journalMode(), "delete")
+        // Reopened as a task or `jobs` command does (default journal for new files): the file's own journal wins.
+        let second = try JobLedger(outputFolder: folder)
+        XCTAssertEqual(second.journal, .rollback)
+        XCTAssertEqual(try second.journalMode(), "delete")
+        try first.enqueue(.valid(BatchFixtures.spec("a", input: capture)))
+        let runner = RunnerIdentity.current.record(workers: 1, now: Date().timeIntervalSince1970)
+        try second.register(runner)
+        XCTAssertEqual(try second.claim("a", runnerID: runner.id)?.state, .running)
+        XCTAssertEqual(try first.job("a")?.state, .running, "one connection sees the other's committed claim")
+        // And a WAL ledger stays WAL when reopened with another preference.
+        XCTAssertEqual(try JobLedger(outputFolder: directory).journal, .wal)
+        XCTAssertEqual(try JobLedger(path: directory.appendingPathComponent("ledger.sqlite"), journalForNewLedger: .rollback).journal, .wal)
+    }
+
     func testEnqueueingTheSameJobTwiceChangesNothing() throws {
         let spec = BatchFixtures.spec("a", input: capture)
         XCTAssertEqual(try ledger.enqueue(.valid(spec)), .queued)

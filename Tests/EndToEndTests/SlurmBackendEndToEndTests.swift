@@ -183,7 +183,9 @@ final class SlurmBackendEndToEndTests: XCTestCase {
         try waitUntil("the batch command submits its jobs", log: log) {
             (try? String(contentsOf: log, encoding: .utf8))?.contains("ubmitted") == true || !batch.isRunning
         }
-        return try JobLedger(outputFolder: out)
+        let ledger = try JobLedger(outputFolder: out)
+        XCTAssertEqual(ledger.journal, .rollback, "a ledger made for Slurm uses the journal nodes can share over NFS")
+        return ledger
     }
 
     private func waitUntil(_ what: String, timeout: Double = 120, log: URL, _ condition: () throws -> Bool) throws {
