@@ -76,10 +76,7 @@ public struct NodeODMRoutes: Sendable {
 
     private func initTask(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         return try await withUpload(request, maxFiles: 0) { form in
-            let options = try TaskOptions.parse(form.fields["options"])
-            let record = try await store.create(name: form.fields["name"], options: options,
-                                                requestedUUID: request.headers.first { $0.name.canonicalName == "set-uuid" }?.value)
-            return JSONReply.response(["uuid": record.uuid])
+            JSONReply.response(["uuid": try await createTask(form, request).uuid])
         }
     }
 
@@ -95,9 +92,7 @@ public struct NodeODMRoutes: Sendable {
 
     private func newTask(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         return try await withUpload(request, maxFiles: store.limits.maxImages) { form in
-            let options = try TaskOptions.parse(form.fields["options"])
-            let record = try await store.create(name: form.fields["name"], options: options,
-                                                requestedUUID: request.headers.first { $0.name.canonicalName == "set-uuid" }?.value)
+            let record = try await createTask(form, request)
             do {
                 try await store.addUploads(record.uuid, files: form.files)
                 _ = try await store.commit(record.uuid)
@@ -107,6 +102,12 @@ public struct NodeODMRoutes: Sendable {
             }
             return JSONReply.response(["uuid": record.uuid])
         }
+    }
+
+    /// A new task from the form's `name` and `options` and the `set-uuid` header.
+    private func createTask(_ form: MultipartUpload.Result, _ request: Request) async throws -> TaskRecord {
+        try await store.create(name: form.fields["name"], options: try TaskOptions.parse(form.fields["options"]),
+                               requestedUUID: request.headers.first { $0.name.canonicalName == "set-uuid" }?.value)
     }
 
     /// Reads a multipart body into a new incoming folder, hands it to `use`, and removes the

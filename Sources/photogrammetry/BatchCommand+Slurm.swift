@@ -62,14 +62,8 @@ extension BatchCommand {
         let backend = SlurmBackend(ledger: ledger, layout: layout, client: client, options: options, observer: { reporter.handle($0) })
 
         // Ctrl-C and SIGTERM stop the waiting; the submitted jobs go on in Slurm.
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { backend.stop() }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
+        let signals = InterruptSignals { backend.stop() }
+        defer { signals.cancel() }
         let summary = try await backend.run(wait: !slurm.noWait)
         let stillOpen = try ledger.jobs(in: [.queued, .running]).count
         if slurm.noWait {

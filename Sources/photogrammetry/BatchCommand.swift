@@ -86,14 +86,8 @@ struct BatchCommand: AsyncParsableCommand {
                                  observer: { reporter.handle($0) })
 
         // Ctrl-C and SIGTERM stop the runner: running jobs go back to the queue with their checkpoints.
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { runner.stop() }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
+        let signals = InterruptSignals { runner.stop() }
+        defer { signals.cancel() }
         let summary = try await runner.run()
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
         let open = try ledger.jobs(in: [.queued, .running]).count

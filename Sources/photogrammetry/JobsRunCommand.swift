@@ -37,14 +37,8 @@ extension JobsCommand {
             let reporter = BatchReporter(json: json)
             let runner = BatchRunner(ledger: ledger, layout: BatchLayout(root: self.ledger.folder), executor: SessionJobExecutor(),
                                      options: options, observer: { reporter.handle($0) })
-            let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { runner.stop() }
-                source.resume()
-                return source
-            }
-            defer { signals.forEach { $0.cancel() } }
+            let signals = InterruptSignals { runner.stop() }
+            defer { signals.cancel() }
             let summary = try await runner.run()
             let job = try ledger.job(id)
             let place = options.slurmTask.map { " (Slurm job \($0))" } ?? ""
