@@ -81,7 +81,7 @@ let package = Package(
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // NodeODM-compatible HTTP API over the batch runner (`photogrammetry serve`): task folders,
         // uploads, options, assets; Hummingbird for HTTP, MultipartKit for streaming uploads.
-        .target(name: "NodeODMServer", dependencies: ["BatchRunner", "ModelExport", "ReconstructionCore",
+        .target(name: "NodeODMServer", dependencies: ["BatchRunner", "CaptureIO", "ModelExport", "ReconstructionCore",
                                                      .product(name: "Hummingbird", package: "hummingbird"),
                                                      .product(name: "MultipartKit", package: "multipart-kit"),
                                                      .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 
 /// The name an uploaded file is stored under in a task's `images/` folder.
@@ -33,8 +34,9 @@ public enum UploadName {
         return cleaned
     }
 
-    /// Whether a stored name is a photo (counts against the image limit).
+    /// Whether a stored name is a photo (counts against the image limit), by the capture
+    /// folder's rule: a photo's extension and not a sidecar (`_depth`, `_mask`, … images).
     public static func isPhoto(_ storedName: String) -> Bool {
-        photoExtensions.contains((storedName as NSString).pathExtension.lowercased())
+        photoExtensions.contains((storedName as NSString).pathExtension.lowercased()) && !ImageFolder.isSidecar(storedName)
     }
 }

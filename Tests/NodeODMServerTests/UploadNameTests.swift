@@ -9,6 +9,14 @@ final class UploadNameTests: XCTestCase {
         XCTAssertEqual(try UploadName.sanitize("k.TXT"), "K.txt")
     }
 
+    func testSidecarsAreAcceptedButAreNotPhotos() throws {
+        XCTAssertEqual(try UploadName.sanitize("0001_depth.png"), "0001_depth.png")
+        XCTAssertTrue(UploadName.isPhoto("0001.jpg"))
+        XCTAssertFalse(UploadName.isPhoto("0001_depth.png"))
+        XCTAssertFalse(UploadName.isPhoto("0001_mask.png"))
+        XCTAssertFalse(UploadName.isPhoto("K.txt"))
+    }
+
     func testPathsHiddenNamesAndNonPhotosAreRefused() {
         for name in ["../etc/passwd.jpg", "..\\x.jpg", "a/b.jpg", "/abs.jpg", "..", ".hidden.jpg", "", "a\u{0}.jpg",
                      "x..jpg", "script.sh", "noextension", "model.usdz"] {
