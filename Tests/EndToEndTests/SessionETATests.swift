@@ -6,7 +6,25 @@ import XCTest
 
 /// The session's time estimate on a real capture: at half the progress, the estimated time left
 /// must be within 25 % of the time that actually remained. Skipped, saying so, without ../shared.
+///
+/// An estimate made at halfway can only assume the machine stays as fast as it has been; when
+/// other processes take a different share of the CPU in the two halves (the CI and development
+/// machines are shared), the true remainder moves for reasons no estimator can see. So each
+/// attempt also measures the CPU that other processes used in each half (`/proc/stat` minus this
+/// process): an attempt where that share differs by more than 10 % of the machine between the
+/// halves, or exceeds 25 % in either, is reported and repeated (3 attempts at most); the first
+/// undisturbed attempt decides. A quiet machine measures 0–2 % in both halves.
 final class SessionETATests: XCTestCase {
+    struct Attempt {
+        var error: Double
+        var othersShare: (first: Double, second: Double)
+        /// Other processes took a different share of the CPU in the two halves, or a large one in
+        /// either (their bursts then shift the stages' rates in ways the halves' averages hide).
+        var disturbed: Bool {
+            abs(othersShare.first - othersShare.second) > 0.10 || max(othersShare.first, othersShare.second) > 0.25
+        }
+    }
+
     func testETAAtHalfwayIsWithin25PercentOfTheTrueRemainderOnFountainP11() async throws {
         let scene = StrechaPosesTests.strecha.appendingPathComponent("fountain-P11")
         guard FileManager.default.fileExists(atPath: scene.path) else {
@@ -17,12 +35,30 @@ final class SessionETATests: XCTestCase {
         let samples = try ImageFolder.listImages(in: images).enumerated().map { i, url in
             PhotogrammetrySample(id: i, image: .file(url), intrinsics: .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
         }
+        var attempts: [Attempt] = []
+        for _ in 0..<3 {
+            let attempt = try await measure(samples)
+            attempts.append(attempt)
+            print(String(format: "other processes' CPU share: %.0f %% in the first half, %.0f %% in the second%@",
+                         100 * attempt.othersShare.first, 100 * attempt.othersShare.second,
+                         attempt.disturbed ? " (disturbed: measuring again)" : ""))
+            if !attempt.disturbed { break }
+        }
+        guard let decisive = attempts.first(where: { !$0.disturbed }) else {
+            throw XCTSkip("every attempt was disturbed by other processes (ETA errors "
+                + attempts.map { String(format: "%+.0f %%", 100 * $0.error) }.joined(separator: ", ") + ")")
+        }
+        XCTAssertLessThanOrEqual(abs(decisive.error), 0.25, "ETA at half the progress within 25 % of the true remainder")
+    }
+
+    private func measure(_ samples: [PhotogrammetrySample]) async throws -> Attempt {
         let session = try PhotogrammetrySession(input: samples)
         let start = ProcessInfo.processInfo.systemUptime
+        let usageAtStart = CPUUsage.now()
         try session.process(requests: [.poses])
 
         var fraction = 0.0
-        var halfway: (time: Double, fraction: Double, estimate: Double, stage: ProcessingStage)?
+        var halfway: (time: Double, fraction: Double, estimate: Double, stage: ProcessingStage, usage: CPUUsage)?
         var timeline: [(time: Double, fraction: Double, estimate: Double?)] = []
         var finished: Double?
         var stages: [PhotogrammetrySession.StageReport] = []
@@ -34,7 +70,7 @@ final class SessionETATests: XCTestCase {
             case .requestProgressInfo(_, let info):
                 timeline.append((now, fraction, info.estimatedRemainingTime))
                 if halfway == nil, fraction >= 0.5, let estimate = info.estimatedRemainingTime {
-                    halfway = (now, fraction, estimate, info.processingStage)
+                    halfway = (now, fraction, estimate, info.processingStage, CPUUsage.now())
                 }
             case .stageComplete(let report):
                 stages.append(report)
@@ -48,6 +84,7 @@ final class SessionETATests: XCTestCase {
             }
             if case .processingComplete = output { break }
         }
+        let usageAtEnd = CPUUsage.now()
         let end = try XCTUnwrap(finished)
         let half = try XCTUnwrap(halfway)
         let remainder = end - half.time
@@ -60,6 +97,39 @@ final class SessionETATests: XCTestCase {
             .joined(separator: ", "))
         print(String(format: "ETA at %.1f %% (%@, t = %.2f s): %.2f s estimated, %.2f s true (error %+.1f %%); total %.2f s",
                      100 * half.fraction, half.stage.rawValue, half.time, half.estimate, remainder, 100 * error, end))
-        XCTAssertLessThanOrEqual(abs(error), 0.25, "ETA at half the progress within 25 % of the true remainder")
+        return Attempt(error: error, othersShare: (CPUUsage.othersShare(from: usageAtStart, to: half.usage),
+                                                    CPUUsage.othersShare(from: half.usage, to: usageAtEnd)))
+    }
+}
+
+/// The machine's busy CPU time and this process's, to tell how much other processes used.
+struct CPUUsage {
+    var wall: Double
+    var machineBusy: Double
+    var own: Double
+
+    static func now() -> CPUUsage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return CPUUsage(wall: ProcessInfo.processInfo.systemUptime, machineBusy: machineBusySeconds(),
+                        own: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+
+    /// Busy time of all CPUs from `/proc/stat` (user, nice, system, irq, softirq, steal), seconds.
+    static func machineBusySeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return 0 }
+        let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard fields.count >= 8 else { return 0 }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7]) / ticks
+    }
+
+    /// The share of the machine's CPU capacity other processes used between `a` and `b` (0…1).
+    static func othersShare(from a: CPUUsage, to b: CPUUsage) -> Double {
+        let capacity = (b.wall - a.wall) * Double(ProcessInfo.processInfo.activeProcessorCount)
+        guard capacity > 0 else { return 0 }
+        return max(0, ((b.machineBusy - a.machineBusy) - (b.own - a.own)) / capacity)
     }
 }
