@@ -9,7 +9,7 @@ import Hummingbird
 /// | `POST /task/new/init` → `/task/new/upload/:uuid` (repeated) → `/task/new/commit/:uuid` | a task in chunks, as PyODM sends it |
 /// | `POST /task/new` | a task in one request (images and options together) |
 /// | `GET /task/list`, `GET /task/:uuid/info`, `GET /task/:uuid/output` | tasks, status and progress, console output |
-/// | `GET /task/:uuid/download/:asset` | `all.zip` or one output file |
+/// | `GET /task/:uuid/download/:asset` | `all.zip` or one output file, whole or a byte range |
 /// | `POST /task/cancel`, `/task/remove`, `/task/restart` | with `uuid` (and `options`) in a form |
 public struct NodeODMRoutes: Sendable {
     public let store: TaskStore
@@ -46,7 +46,7 @@ public struct NodeODMRoutes: Sendable {
             let line = request.uri.queryParameters.get("line", as: Int.self) ?? 0
             return JSONReply.response(try await store.output(try context.parameters.require("uuid"), from: line))
         }
-        router.get("task/:uuid/download/:asset") { _, context in try await download(context) }
+        router.get("task/:uuid/download/:asset") { request, context in try await download(request, context) }
         router.post("task/cancel") { request, context in
             try await store.cancel(try await TaskForm.read(request, context).uuid)
             return JSONReply.response(["success": true])
@@ -120,15 +120,29 @@ public struct NodeODMRoutes: Sendable {
         return try await use(result)
     }
 
-    private func download(_ context: BasicRequestContext) async throws -> Response {
+    /// Sends an output, whole or one byte range of it (`Range: bytes=…`, answered with 206), and
+    /// says `Accept-Ranges: bytes` so clients such as PyODM download large archives in parallel
+    /// chunks and can resume.
+    private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let uuid = try context.parameters.require("uuid")
         let asset = try context.parameters.require("asset")
         let file = try await store.asset(uuid, named: asset)
         let size = try (FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
-        let body = try await FileIO().loadFile(path: file.path, context: context)
         let type = asset.hasSuffix(".zip") ? "application/zip" : asset.hasSuffix(".json") ? "application/json" : "application/octet-stream"
-        return Response(status: .ok, headers: [.contentType: type, .contentLength: String(size),
-                                               .contentDisposition: "attachment; filename=\"\(asset)\""], body: body)
+        var headers: HTTPFields = [.contentType: type, .acceptRanges: "bytes",
+                                   .contentDisposition: "attachment; filename=\"\(asset)\""]
+        switch ByteRange(header: request.headers[.range], size: size) {
+        case .whole:
+            headers[.contentLength] = String(size)
+            return Response(status: .ok, headers: headers, body: try await FileIO().loadFile(path: file.path, context: context))
+        case .part(let range):
+            headers[.contentLength] = String(range.count)
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+            let body = try await FileIO().loadFile(path: file.path, range: range, context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        case .unsatisfiable:
+            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes"])
+        }
     }
 
     /// Cancels the task's job if it runs, waits (up to a minute) for the runner to let go of it,

@@ -38,6 +38,23 @@ seen["task"] = {"uuid": task.uuid, "status": info.status.value, "images": info.i
 task.download_assets(downloads)
 seen["assets"] = sorted(os.listdir(downloads))
 seen["output_tail"] = task.output(-3)
+# Byte ranges: the whole archive, PyODM's parallel chunked download (5 chunks), and raw ranges.
+url = base + "/task/%s/download/all.zip" % task.uuid
+whole = requests.get(url, params={"token": token})
+seen["whole_zip"] = [whole.status_code, whole.headers.get("Accept-Ranges"), len(whole.content)]
+parallel_dir = downloads + "-parallel"
+zip_path = task.download_zip(parallel_dir, parallel_chunks_size=len(whole.content) / 5.0 / (1024 * 1024))
+with open(zip_path, "rb") as f:
+    seen["parallel_zip_equal"] = f.read() == whole.content
+def ranged(spec):
+    r = requests.get(url, params={"token": token}, headers={"Range": spec})
+    size = len(whole.content)
+    expected = {"bytes=0-9": whole.content[:10], "bytes=-10": whole.content[-10:], "bytes=10-": whole.content[10:],
+                "bytes=5-%d" % (size + 100): whole.content[5:]}.get(spec, whole.content)
+    return [r.status_code, r.headers.get("Content-Range"), r.content == expected if r.status_code != 416 else len(r.content)]
+size = len(whole.content)
+seen["ranges"] = {spec: ranged(spec) for spec in ["bytes=0-9", "bytes=-10", "bytes=10-", "bytes=5-%d" % (size + 100),
+                                                   "bytes=%d-" % size, "bytes=9-3", "bytes=0-1,5-6", "items=0-9"]}
 seen["list"] = [t["uuid"] for t in requests.get(base + "/task/list", params={"token": token}).json()]
 
 # Traversal: a path as an upload's file name, a path as a task id, a path as an asset.

@@ -54,6 +54,28 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue((seen["output_tail"] as? [String])?.last?.contains("completed") == true, "\(seen["output_tail"] ?? "")")
         XCTAssertEqual(seen["list"] as? [String], [uuid])
 
+        // Downloads answer byte ranges: PyODM's parallel chunked download rebuilds the same archive.
+        let whole = seen["whole_zip"] as? [Any]
+        XCTAssertEqual(whole?[0] as? Int, 200)
+        XCTAssertEqual(whole?[1] as? String, "bytes")
+        let size = try XCTUnwrap(whole?[2] as? Int)
+        XCTAssertEqual(seen["parallel_zip_equal"] as? Bool, true, "the archive downloaded in 5 ranged chunks equals the whole one")
+        let ranges = try XCTUnwrap(seen["ranges"] as? [String: [Any]])
+        func expect(_ spec: String, _ status: Int, _ contentRange: String?) {
+            let reply = ranges[spec]
+            XCTAssertEqual(reply?[0] as? Int, status, spec)
+            XCTAssertEqual(reply?[1] as? String, contentRange, spec)
+            if status != 416 { XCTAssertEqual(reply?[2] as? Bool, true, "\(spec): the bytes sent") }
+        }
+        expect("bytes=0-9", 206, "bytes 0-9/\(size)")
+        expect("bytes=-10", 206, "bytes \(size - 10)-\(size - 1)/\(size)")
+        expect("bytes=10-", 206, "bytes 10-\(size - 1)/\(size)")
+        expect("bytes=5-\(size + 100)", 206, "bytes 5-\(size - 1)/\(size)")
+        expect("bytes=\(size)-", 416, "bytes */\(size)")
+        expect("bytes=9-3", 200, nil)
+        expect("bytes=0-1,5-6", 200, nil)
+        expect("items=0-9", 200, nil)
+
         // Traversal and other refusals: 403/404 with JSON errors, and nothing written outside the task.
         for (key, status) in [("upload_traversal", 403), ("upload_backslash", 403), ("upload_not_photo", 403),
                               ("uuid_traversal", 404), ("asset_traversal", 404), ("commit_without_photos", 403)] {
