@@ -1,12 +1,12 @@
 import Foundation
 
 /// The clocks progress and time estimates are measured with.
-enum ProcessClock {
+public enum ProcessClock {
     /// Monotonic wall time, seconds.
-    static var wallSeconds: Double { ProcessInfo.processInfo.systemUptime }
+    public static var wallSeconds: Double { ProcessInfo.processInfo.systemUptime }
 
     /// CPU time (user + system) this process has used on all its threads, seconds.
-    static var cpuSeconds: Double {
+    public static var cpuSeconds: Double {
         #if os(Linux)
         let rusageSelf = RUSAGE_SELF.rawValue
         #else

@@ -109,11 +109,7 @@ struct CPUUsage {
     var own: Double
 
     static func now() -> CPUUsage {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return CPUUsage(wall: ProcessInfo.processInfo.systemUptime, machineBusy: machineBusySeconds(),
-                        own: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+        CPUUsage(wall: ProcessClock.wallSeconds, machineBusy: machineBusySeconds(), own: ProcessClock.cpuSeconds)
     }
 
     /// Busy time of all CPUs from `/proc/stat` (user, nice, system, irq, softirq, steal), seconds.
