@@ -135,13 +135,15 @@ final class USDZWriterTests: XCTestCase {
         XCTAssertTrue(result.output.contains("\"triangles\": 12"), result.output)
     }
 
-    func testQuarterMillionTrianglesWriteInSeconds() throws {
+    /// A full-level mesh makes one whole archive. Its time is printed, not asserted: speed is
+    /// measured by `Scripts/benchmark/models.sh`, whose runs include the export.
+    func testQuarterMillionTrianglesMakeOneWholeArchive() throws {
         let mesh = ExportFixtures.grid(triangles: 250_000)
         let start = Date()
         let bytes = try USDZWriter.data(ModelPackage(mesh: mesh))
-        let seconds = Date().timeIntervalSince(start)
-        print("USDZ of \(mesh.triangleCount) triangles: \(bytes.count) bytes in \(seconds) s")
-        XCTAssertLessThan(seconds, 30, "debug builds are slower than release; release takes well under this")
-        XCTAssertEqual(try ParsedZip(bytes).entries.count, 1)
+        print("USDZ of \(mesh.triangleCount) triangles: \(bytes.count) bytes in \(Date().timeIntervalSince(start)) s")
+        let entries = try ParsedZip(bytes).entries
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertGreaterThan(bytes.count, 250_000 * 3 * 4, "at least one index per corner")
     }
 }
