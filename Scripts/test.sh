@@ -15,7 +15,7 @@ swift test -c release --skip-build "$@" 2>&1 | tee "$log" || status=$?
 if [ "$status" -ne 0 ]; then
     echo
     echo "== swift test failed (exit $status); the failures, from $log =="
-    grep -E "error: -\[|: error: |Test Case '.*' failed|Fatal error|Crash|signal" "$log" | grep -v "imdecode_\|libpng error" | head -60 || true
+    grep -E "\.swift:[0-9]+: error: |Test Case '.*' failed \(|Fatal error:|Segmentation fault|exited with (un)?caught signal" "$log" | head -60 || true
     exit "$status"
 fi
 bash Scripts/regression.sh --subset ci --output out/regression-ci

@@ -33,6 +33,9 @@ final class SlurmBackendEndToEndTests: XCTestCase {
         let cancel = try CLIRunner.run(["jobs", "cancel", "slow", "-o", out.path], environment: cluster.environment)
         XCTAssertEqual(cancel.status, 0, cancel.output)
         try waitUntil("the batch command ends", timeout: 300, log: log) { !batch.isRunning }
+        // The batch command ends when the ledger says every job is done; each task then prints its
+        // last line and exits, so the tasks' logs are read once Slurm lists none of them.
+        try waitUntil("squeue lists nothing", log: log) { try self.cluster.squeue().isEmpty }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(batch.terminationStatus, 0, output)
         print(String(format: "slurm end-to-end: 4 jobs (one cancelled) in %.1f s, cluster start included", Date().timeIntervalSince(started)))
@@ -74,7 +77,6 @@ final class SlurmBackendEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(BatchCaptures.leftovers(in: out), [])
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("slurm/\(array).sh").path))
-        try waitUntil("squeue lists nothing", log: log) { try self.cluster.squeue().isEmpty }
 
         let list = try CLIRunner.run(["jobs", "list", "-o", out.path])
         XCTAssertTrue(list.output.contains("SLURM JOB") && list.output.contains("\(array)_1"), list.output)
