@@ -1,22 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libopenblas-dev, libheif-dev (HEIC, which
-// OpenCV 4.6 cannot read; its header is under the multiarch include folder) — see Scripts/install-deps.sh.
+// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libdnnl-dev (oneDNN: the
+// descriptor-matching products), libheif-dev (HEIC, which OpenCV 4.6 cannot read; its header is
+// under the multiarch include folder) — see Scripts/install-deps.sh.
 // Only the C++ shim sees their headers; Swift reaches it through a plain C header.
-// OpenBLAS (libopenblas-dev) does the descriptor-matching products; its header lives under the
-// multiarch include folder.
 #if arch(arm64)
 let multiarch = "aarch64-linux-gnu"
 #else
 let multiarch = "x86_64-linux-gnu"
 #endif
 let systemIncludes = [
-    "-I/usr/include/opencv4", "-I/usr/include/eigen3", "-I/usr/include/\(multiarch)/openblas-pthread", "-I/usr/include/\(multiarch)",
+    "-I/usr/include/opencv4", "-I/usr/include/eigen3", "-I/usr/include/\(multiarch)",
 ]
 let shimLibraries: [LinkerSetting] = [
     "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
-    "ceres", "glog", "gflags", "openblas", "meshoptimizer", "embree3", "heif",
+    "ceres", "glog", "gflags", "dnnl", "gomp", "meshoptimizer", "embree3", "heif",
 ].map { .linkedLibrary($0) }
 
 let package = Package(

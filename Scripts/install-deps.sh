@@ -7,7 +7,8 @@ APT_PACKAGES=(
   libopencv-dev     # image decoding, SIFT, robust two-view and PnP estimators
   libceres-dev      # bundle adjustment (pulls in Eigen, glog, gflags)
   libeigen3-dev
-  libopenblas-dev   # descriptor matching as matrix products (CPU kernel chosen at run time)
+  libdnnl-dev       # oneDNN: descriptor matching as integer matrix products (CPU kernel chosen at run time)
+  libopenblas-dev   # the BLAS/LAPACK Debian's alternatives give SuiteSparse, Ceres' sparse solver (> 64 photos)
   libmeshoptimizer-dev  # mesh decimation to the detail levels' triangle caps (quadric collapses)
   libembree-dev     # ray casting for baking normal, displacement and ambient-occlusion maps
   libheif-dev       # HEIC/HEIF photos and their embedded depth (OpenCV 4.6 cannot read HEIC)

@@ -1,36 +1,39 @@
-// Brute-force nearest-neighbour descriptor matching as blocked matrix products (OpenBLAS sgemm,
-// which picks its kernel for the CPU at run time).
-#include <cblas.h>
+// Brute-force nearest-neighbour descriptor matching as blocked matrix products. The descriptors
+// are bytes, so the products are integer ones: oneDNN's u8·s8 → s32 GEMM (JIT kernels for the CPU
+// at run time: AVX-512 VNNI, AVX2, …) gives exact dot products about 4× faster than a float
+// sgemm of the same size; the cosines follow from the exact dots and the descriptors' norms.
+#include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
-#include <mutex>
 #include <vector>
 
 #include "guarded.hpp"
 
+extern "C" void omp_set_num_threads(int);  // libgomp, oneDNN's threading runtime
+
 namespace {
 
-std::vector<float> to_unit_floats(const uint8_t* bytes, int32_t count) {
-    std::vector<float> m(static_cast<size_t>(count) * 128);
+// 1 / Euclidean norm of each 128-byte descriptor (0 for an all-zero one).
+std::vector<float> inverse_norms(const uint8_t* bytes, int32_t count) {
+    std::vector<float> inv(count);
     for (int32_t i = 0; i < count; ++i) {
-        float* row = m.data() + static_cast<size_t>(i) * 128;
-        float norm2 = 0;
-        for (int k = 0; k < 128; ++k) {
-            row[k] = bytes[static_cast<size_t>(i) * 128 + k];
-            norm2 += row[k] * row[k];
-        }
-        const float inv = norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
-        for (int k = 0; k < 128; ++k) row[k] *= inv;
+        const uint8_t* row = bytes + static_cast<size_t>(i) * 128;
+        int32_t norm2 = 0;
+        for (int k = 0; k < 128; ++k) norm2 += int32_t(row[k]) * row[k];
+        inv[i] = norm2 > 0 ? 1.0f / std::sqrt(float(norm2)) : 0.0f;
     }
-    return m;
+    return inv;
 }
 
-// Callers run several matchings in parallel; BLAS threads would only oversubscribe the cores.
-void single_threaded_blas() {
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
+// The GEMM takes one side signed: the second set's bytes shifted by −128. Each row's products
+// then miss 128 × the row's byte sum, which is added back.
+std::vector<int8_t> shifted_to_signed(const uint8_t* bytes, int32_t count) {
+    std::vector<int8_t> out(static_cast<size_t>(count) * 128);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<int8_t>(int32_t(bytes[i]) - 128);
+    return out;
 }
 
 }  // namespace
@@ -44,27 +47,39 @@ extern "C" int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t cou
         *match_count = 0;
         if (count1 < 2 || count2 < 2) return;
         rc::require(descriptors1 != nullptr && descriptors2 != nullptr, "null descriptors");
-        single_threaded_blas();
-        const std::vector<float> a = to_unit_floats(descriptors1, count1);
-        const std::vector<float> b = to_unit_floats(descriptors2, count2);
+        // Callers run several matchings in parallel; library threads would only oversubscribe the cores.
+        omp_set_num_threads(1);
+        const std::vector<float> inverse1 = inverse_norms(descriptors1, count1);
+        const std::vector<float> inverse2 = inverse_norms(descriptors2, count2);
+        const std::vector<int8_t> signed2 = shifted_to_signed(descriptors2, count2);
 
-        // For unit vectors, squared distance = 2 − 2·dot, so the nearest neighbour has the largest dot.
+        // For unit vectors, squared distance = 2 − 2·cosine, so the nearest neighbour has the largest cosine.
         std::vector<int32_t> best_of_row(count1, -1);
         std::vector<float> best_dot(count1), second_dot(count1);
         std::vector<int32_t> best_of_column(count2, -1);
         std::vector<float> column_dot(count2, -std::numeric_limits<float>::infinity());
         constexpr int32_t kBlock = 256;  // rows per product: the block stays in cache while scanned
-        std::vector<float> dots(static_cast<size_t>(kBlock) * count2);
+        std::vector<int32_t> products(static_cast<size_t>(kBlock) * count2);
+        std::vector<float> cosines(count2);
+        const int32_t no_offset = 0;
         for (int32_t start = 0; start < count1; start += kBlock) {
             const int32_t rows = std::min(kBlock, count1 - start);
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, count2, 128, 1.0f,
-                        a.data() + static_cast<size_t>(start) * 128, 128, b.data(), 128, 0.0f, dots.data(), count2);
+            const dnnl_status_t status = dnnl_gemm_u8s8s32(
+                'N', 'T', 'F', rows, count2, 128, 1.0f, descriptors1 + static_cast<size_t>(start) * 128, 128, 0,
+                signed2.data(), 128, 0, 0.0f, products.data(), count2, &no_offset);
+            rc::require(status == dnnl_success, "oneDNN integer GEMM failed");
             for (int32_t r = 0; r < rows; ++r) {
-                const float* row = dots.data() + static_cast<size_t>(r) * count2;
+                const uint8_t* a = descriptors1 + static_cast<size_t>(start + r) * 128;
+                int32_t byte_sum = 0;
+                for (int k = 0; k < 128; ++k) byte_sum += a[k];
+                const int32_t shift = 128 * byte_sum;
+                const float scale = inverse1[start + r];
+                const int32_t* row = products.data() + static_cast<size_t>(r) * count2;
+                for (int32_t j = 0; j < count2; ++j) cosines[j] = float(row[j] + shift) * scale * inverse2[j];
                 float d1 = -2, d2 = -2;
                 int32_t j1 = -1;
                 for (int32_t j = 0; j < count2; ++j) {
-                    const float d = row[j];
+                    const float d = cosines[j];
                     if (d > d2) {
                         if (d > d1) {
                             d2 = d1;
