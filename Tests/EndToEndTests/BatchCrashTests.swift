@@ -27,7 +27,7 @@ final class BatchCrashTests: XCTestCase {
         while killed < kills {
             trials += 1
             let log = dir.appendingPathComponent("runner-\(trials).log")
-            let runner = try start(["batch", file.path, "-o", out.path, "--workers", "2", "--json"], log: log)
+            let runner = try CLIRunner.start(["batch", file.path, "-o", out.path, "--workers", "2", "--json"], log: log)
             let delay = 0.2 + random.nextUnitDouble() * 1.3
             let deadline = Date().addingTimeInterval(delay)
             while runner.isRunning && Date() < deadline { usleep(10_000) }
@@ -84,20 +84,5 @@ final class BatchCrashTests: XCTestCase {
                 XCTAssertNil(manifest.mismatch(in: folder), "\(job.id), \(trial)")
             }
         }
-    }
-
-    private func start(_ arguments: [String], log: URL) throws -> Process {
-        guard FileManager.default.isExecutableFile(atPath: CLIRunner.binary.path) else {
-            throw XCTSkip("photogrammetry binary not built at \(CLIRunner.binary.path)")
-        }
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        return process
     }
 }

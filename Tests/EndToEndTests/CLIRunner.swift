@@ -24,4 +24,22 @@ enum CLIRunner {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+
+    /// Starts the binary in the background, its output (standard output and error) in `log`.
+    /// - Parameter environment: variables set (or replaced) in the child's environment.
+    static func start(_ arguments: [String], log: URL, environment: [String: String] = [:]) throws -> Process {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("photogrammetry binary not built at \(binary.path)")
+        }
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
 }

@@ -165,19 +165,7 @@ final class SlurmBackendEndToEndTests: XCTestCase {
 
     /// Starts the CLI in the background with the cluster's environment, its output in `log`.
     private func start(_ arguments: [String], log: URL) throws -> Process {
-        guard FileManager.default.isExecutableFile(atPath: CLIRunner.binary.path) else {
-            throw XCTSkip("photogrammetry binary not built at \(CLIRunner.binary.path)")
-        }
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(cluster.environment) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        return process
+        try CLIRunner.start(arguments, log: log, environment: cluster.environment)
     }
 
     /// The ledger, once the batch command has written its jobs.
