@@ -462,6 +462,19 @@ public struct IncrementalMapper {
         }
     }
 
+    /// Why image `i` did not register: its own failure, or where it stands in the view graph.
+    func unregisteredReason(_ i: Int, groups: ViewGraphGroups) -> String {
+        let members = groups.members(of: i)
+        if members.count == 1 {
+            return "no verified pair with any other image (no geometrically consistent matches)"
+        }
+        if !members.contains(where: { cameraFromWorld[$0] != nil }) {
+            return "one of \(members.count) images that match each other but share no verified pair with the "
+                + "reconstructed images (a separate scene or a disconnected part; reconstruct them on their own)"
+        }
+        return failureReason[i] ?? "too few matches to the reconstructed scene to estimate a pose"
+    }
+
     func makeScene() -> SparseScene {
         var scenePoints: [SparseScene.Point] = []
         var pointOfKeypoint = images.map { [Int](repeating: -1, count: $0.features.count) }
@@ -480,11 +493,11 @@ public struct IncrementalMapper {
                                                  meanReprojectionErrorPixels: errorSum / Double(observations.count),
                                                  track: observations))
         }
+        let groups = ViewGraphGroups(imageCount: images.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
         let sceneImages = images.indices.map { i -> SparseScene.Image in
             let f = images[i].features
             let keypoints = (0..<f.count).map { SparseScene.Keypoint(x: f.positions[2 * $0], y: f.positions[2 * $0 + 1]) }
-            let reason = cameraFromWorld[i] == nil
-                ? (failureReason[i] ?? "too few matches to the reconstructed scene to estimate a pose") : nil
+            let reason = cameraFromWorld[i] == nil ? unregisteredReason(i, groups: groups) : nil
             return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: images[i].intrinsicsSource,
                                      cameraFromWorld: cameraFromWorld[i], unregisteredReason: reason,
                                      keypoints: keypoints, pointIndexOfKeypoint: pointOfKeypoint[i])

@@ -22,17 +22,17 @@ final class IncrementalMapperTests: XCTestCase {
     }
 
     func geometries(scene: SyntheticScene, images: Int) -> [TwoViewGeometry] {
+        geometries(scene: scene, pairs: (0..<images).flatMap { i in ((i + 1)..<images).map { (i, $0) } })
+    }
+
+    func geometries(scene: SyntheticScene, pairs: [(Int, Int)]) -> [TwoViewGeometry] {
         let all = (0..<Int32(scene.points.count)).map { $0 }
-        var out: [TwoViewGeometry] = []
-        for i in 0..<images {
-            for j in (i + 1)..<images {
-                let pose = scene.cameraFromWorld[j] * scene.cameraFromWorld[i].inverse
-                let unit = RigidTransform(rotation: pose.rotation, translation: pose.translation.normalized)
-                out.append(TwoViewGeometry(pair: ImagePair(i, j), keypoints1: all, keypoints2: all, secondFromFirst: unit,
-                                           medianTriangulationAngleDegrees: 15 * Double(j - i)))
-            }
+        return pairs.map { i, j in
+            let pose = scene.cameraFromWorld[j] * scene.cameraFromWorld[i].inverse
+            let unit = RigidTransform(rotation: pose.rotation, translation: pose.translation.normalized)
+            return TwoViewGeometry(pair: ImagePair(i, j), keypoints1: all, keypoints2: all, secondFromFirst: unit,
+                                   medianTriangulationAngleDegrees: 15 * Double(j - i))
         }
-        return out
     }
 
     func testRecoversEveryPoseFromNoisyTracksAndReportsAnUnmatchedImage() throws {
@@ -55,5 +55,25 @@ final class IncrementalMapperTests: XCTestCase {
         XCTAssertLessThan(accuracy.maxPositionError, 0.005, "scene units; cameras are 5 units from the points")
         XCTAssertGreaterThan(result.points.count, 390)
         for point in result.points { XCTAssertLessThan(point.meanReprojectionErrorPixels, 2) }
+    }
+
+    func testUnregisteredImagesSayWhetherTheyAreIsolatedOrInASeparateGroup() throws {
+        let scene = SyntheticScene(pointCount: 300, cameraCount: 7, seed: 8)
+        let images = inputs(scene: scene, noisePixels: 0.2, seed: 5)
+        // Images 0–3 match each other; 4 and 5 only match each other; 6 matches nothing.
+        let connected = (0..<4).flatMap { i in ((i + 1)..<4).map { (i, $0) } }
+        let verified = geometries(scene: scene, pairs: connected + [(4, 5)])
+        let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+        var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+        let result = try mapper.run()
+
+        XCTAssertEqual(result.images.map(\.isRegistered), [true, true, true, true, false, false, false])
+        for i in [4, 5] {
+            let reason = try XCTUnwrap(result.images[i].unregisteredReason)
+            XCTAssertTrue(reason.contains("one of 2 images that match each other"), reason)
+            XCTAssertTrue(reason.contains("no verified pair with the reconstructed images"), reason)
+        }
+        let isolated = try XCTUnwrap(result.images[6].unregisteredReason)
+        XCTAssertTrue(isolated.hasPrefix("no verified pair with any other image"), isolated)
     }
 }
