@@ -195,7 +195,11 @@ public struct IncrementalMapper {
     // MARK: Initialisation
 
     mutating func initialize() throws {
-        let candidates = geometries.sorted { $0.inlierCount > $1.inlierCount }
+        // Start in the largest group of images joined by verified pairs: one connected scene is
+        // reconstructed, and it should be the one most photos show.
+        let groups = ViewGraphGroups(imageCount: images.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
+        let largest = Set(groups.largest())
+        let candidates = geometries.filter { largest.contains($0.pair.first) }.sorted { $0.inlierCount > $1.inlierCount }
         var best: (TwoViewGeometry, RigidTransform, Double)?
         for g in candidates.prefix(30) {
             guard let pose = relativePose(g) else { continue }

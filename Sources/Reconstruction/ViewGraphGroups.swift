@@ -22,4 +22,12 @@ struct ViewGraphGroups {
         let r = root(image)
         return parent.indices.filter { root($0) == r }
     }
+
+    /// The members of the largest group (ties: the group of the lowest image index).
+    func largest() -> [Int] {
+        var size: [Int: Int] = [:]
+        for r in parent { size[r, default: 0] += 1 }
+        guard let root = size.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key else { return [] }
+        return parent.indices.filter { parent[$0] == root }
+    }
 }

@@ -60,9 +60,14 @@ final class IncrementalMapperTests: XCTestCase {
     func testUnregisteredImagesSayWhetherTheyAreIsolatedOrInASeparateGroup() throws {
         let scene = SyntheticScene(pointCount: 300, cameraCount: 7, seed: 8)
         let images = inputs(scene: scene, noisePixels: 0.2, seed: 5)
-        // Images 0–3 match each other; 4 and 5 only match each other; 6 matches nothing.
+        // Images 0–3 match each other; 4 and 5 only match each other, with the most inliers of any
+        // pair (the reconstruction must still start in the larger group); 6 matches nothing.
         let connected = (0..<4).flatMap { i in ((i + 1)..<4).map { (i, $0) } }
-        let verified = geometries(scene: scene, pairs: connected + [(4, 5)])
+        var verified = geometries(scene: scene, pairs: connected + [(4, 5)])
+        for g in verified.indices where g < connected.count {
+            verified[g].keypoints1.removeLast(100)
+            verified[g].keypoints2.removeLast(100)
+        }
         let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
         var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
         let result = try mapper.run()
