@@ -13,7 +13,9 @@ For each model it prints:
     the model's own (aligned) centres. If the true centres were exact, holding them instead of
     the model's would raise the least-squares cost by about (3n - 7) sigma^2 (chi-square with
     3n - 7 degrees of freedom, sigma^2 estimated from the fit); a much larger rise means the
-    true centres disagree with the photos (for the given K) by more than the model's noise.
+    true centres disagree with the photos (for the given K) by more than the model's noise. Then
+    each camera alone is freed from its true centre: a single wrong true camera would show as one
+    large drop of the cost, a disagreement spread over the cameras as many.
 With several models: the camera-centre differences between models (mm), the error of their
 consensus (mean aligned centres), and the same consistency test with the other models' centres
 held on the first model's tracks (a calibration: independent estimates of the same cameras). With --bootstrap N: the model's observations are replaced N
@@ -273,6 +275,16 @@ def analyse(path, truth, bootstrap, sigma, rng):
           f"rise {cost_truth - cost_model:.1f} px², expected {expected:.1f} ± {np.sqrt(2 * (3 * len(names) - 7)) * sigma2:.1f} "
           f"if the true centres were exact (sigma {np.sqrt(sigma2):.3f} px per coordinate) → ratio "
           f"{(cost_truth - cost_model) / expected:.0f}")
+
+    # Is one camera's true centre the odd one out? Free each camera in turn from its true centre.
+    held = np.zeros(len(names), bool)
+    drops = []
+    for k in range(len(names)):
+        free_centre = held.copy(); free_centre[k] = True
+        *_, residuals = adjust(obs, R_true_frame, G_C, P_true_frame, np.ones(len(names), bool), free_centre)
+        drops.append(cost_truth - (residuals ** 2).sum())
+    print(f"per camera: cost drop when only that camera's centre is freed from the truth (noise alone: about "
+          f"{3 * sigma2:.1f} px²): " + ", ".join(f"{n} {d:.1f}" for n, d in zip(names, drops)))
 
     if bootstrap:
         first = np.zeros(len(names), bool); first[0] = True
