@@ -7,7 +7,7 @@ extension PhotogrammetrySession {
         /// Whether neighbouring samples are neighbouring views.
         public enum SampleOrdering: String, Sendable, CaseIterable {
             /// No order: pairs are chosen by `poseEstimation.pairSelection` (by default every pair
-            /// up to 40 images, a window beyond).
+            /// up to 40 images, image retrieval plus a short window beyond).
             case unordered
             /// Capture order (video, an orbit): each image is matched with the next `sequentialWindow`.
             case sequential

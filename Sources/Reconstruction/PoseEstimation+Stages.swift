@@ -84,7 +84,9 @@ extension PoseEstimation {
 
     /// Stage 2: matches the selected pairs of usable images and verifies them geometrically.
     public func matchPairs(_ inputs: [IncrementalMapper.ImageInput], control: Control = Control()) throws -> MatchingStageOutput {
-        let pairs = options.pairSelection.pairs(count: inputs.count)
+        var retrieval = ImageRetrieval()
+        retrieval.options.workers = options.workers
+        let pairs = try options.pairSelection.pairs(for: inputs.map(\.features), retrieval: retrieval)
         let verifier = PairVerifier(options: options.verification)
         let matched = AtomicCounter()
         let verified = parallelMap(pairs.count, workers: options.workers) { p -> TwoViewGeometry? in
@@ -128,6 +130,7 @@ extension PoseEstimation {
         let invalid = features.invalidImages
         let scene = Self.insertInvalid(scene: mapping.scene, sources: sources, invalid: invalid)
         return Report(scene: scene, invalidImages: invalid, stageSeconds: stageSeconds,
-                      verifiedPairCount: matching.geometries.count, trackCount: mapping.trackCount)
+                      verifiedPairCount: matching.geometries.count, matchedPairCount: matching.pairCount,
+                      trackCount: mapping.trackCount)
     }
 }

@@ -50,7 +50,7 @@ final class SessionRun: @unchecked Sendable {
         blocked = requests.filter { !$0.stages.allSatisfy(available.contains) }
         let options = configuration.resolvedPoseOptions
         var weights = ETAEstimator.poseStageWeights(
-            imageCount: samples.count, pairCount: options.pairSelection.pairs(count: samples.count).count,
+            imageCount: samples.count, pairCount: options.pairSelection.estimatedPairCount(imageCount: samples.count),
             workers: options.workers)
         let modelCount = runnable.filter { if case .modelFile = $0 { return true } else { return false } }.count
         if modelCount > 0 {
@@ -266,7 +266,7 @@ final class SessionRun: @unchecked Sendable {
         }
         return Session.Poses(posesBySample: posesBySample, urlsBySample: urls, unregisteredReasonsBySample: reasons,
                              scene: scene, sampleIDs: samples.map(\.id), verifiedPairCount: report.verifiedPairCount,
-                             trackCount: report.trackCount)
+                             matchedPairCount: report.matchedPairCount, trackCount: report.trackCount)
     }
 
     // MARK: Running a stage

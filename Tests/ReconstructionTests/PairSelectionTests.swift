@@ -15,8 +15,12 @@ final class PairSelectionTests: XCTestCase {
         XCTAssertTrue(PairSelection.sequential(window: window).pairs(count: 100).allSatisfy { $0.second - $0.first <= window })
     }
 
-    func testAutomaticSwitchesToSequentialForLargeCaptures() {
+    func testAutomaticIsExhaustiveForSmallCapturesAndEstimatesLinearCostForLargeOnes() {
         XCTAssertEqual(PairSelection.automatic.pairs(count: 10).count, 45)
-        XCTAssertLessThan(PairSelection.automatic.pairs(count: 1000).count, 1000 * 21)
+        XCTAssertEqual(PairSelection.automatic.estimatedPairCount(imageCount: 10), 45)
+        XCTAssertEqual(PairSelection.sequential(window: 5).estimatedPairCount(imageCount: 100), 100 * 5 - 15)
+        let large = PairSelection.automatic.estimatedPairCount(imageCount: 1000)
+        XCTAssertGreaterThan(large, 1000 * 10 - 55, "at least the window")
+        XCTAssertLessThan(large, 1000 * 20)
     }
 }

@@ -161,6 +161,11 @@ int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t count1, const 
                              int32_t count2, const rc_match_options* options, int32_t* matches,
                              int32_t* match_count, rc_error* error);
 
+/// C = A · Bᵀ in single precision (oneDNN's sgemm), row-major: A is m × k, B is n × k, C is m × n.
+/// `threads` caps the library's threads for this call (1 when the caller runs calls in parallel).
+int32_t rc_multiply_transposed(const float* a, const float* b, int32_t m, int32_t n, int32_t k, int32_t threads,
+                               float* c, rc_error* error);
+
 // MARK: Two-view geometry
 
 typedef struct {
