@@ -32,8 +32,10 @@ extension PhotogrammetrySession {
         public var scene: SparseScene
         /// `scene.images[i]` is the sample with id `sampleIDs[i]`.
         public var sampleIDs: [Int]
-        /// Image pairs that passed geometric verification.
+        /// Image pairs that passed geometric verification…
         public var verifiedPairCount: Int
+        /// …of the pairs that were matched (see `PairSelection`).
+        public var matchedPairCount: Int
         /// Feature tracks the mapper worked with.
         public var trackCount: Int
     }

@@ -37,6 +37,8 @@ public struct PoseEstimation: Sendable {
         /// Wall time per stage, in seconds.
         public var stageSeconds: [Stage: Double]
         public var verifiedPairCount: Int
+        /// Pairs matched (the pair selection's choice).
+        public var matchedPairCount: Int
         public var trackCount: Int
     }
 

@@ -4,11 +4,13 @@ import ReconstructionCore
 import SyntheticCapture
 
 /// How the pose stage's cost grows with the number of views of an ordered capture: synthetic
-/// captures of increasing size through the pose pipeline with sequential matching, timing each
+/// captures of increasing size through the pose pipeline with a given pair selection, timing each
 /// stage and measuring its peak resident memory.
 public struct ScalingRun: Codable, Sendable {
     public var views: Int
     public var registered: Int
+    /// Image pairs matched (the pair selection's choice).
+    public var matchedPairs: Int?
     public var stages: [StageProbe.StageMeasurement]
     public var totalSeconds: Double
     public var peakResidentBytes: Int?
@@ -16,12 +18,12 @@ public struct ScalingRun: Codable, Sendable {
     public var medianPositionErrorRelative: Double
 
     /// Generates (or reuses) the capture in `folder/capture-N` and runs the pose stage on it.
-    public static func run(scene: SyntheticSceneKind, views: Int, width: Int, height: Int, window: Int,
+    public static func run(scene: SyntheticSceneKind, views: Int, width: Int, height: Int, pairSelection: PairSelection,
                            folder: URL, log: @escaping @Sendable (String) -> Void) throws -> ScalingRun {
         let source = RegressionManifest.SyntheticSource(scene: scene.rawValue, views: views, seed: 1, width: width, height: height)
         let capture = try SyntheticCaptureCache.prepare(source, in: folder.appendingPathComponent("capture-\(views)"), log: log)
         var options = PoseEstimation.Options()
-        options.pairSelection = .sequential(window: window)
+        options.pairSelection = pairSelection
         let probe = StageProbe()
         let started = Date()
         let sources = try CaptureSources.load(imagesDirectory: capture.imagesDirectory, given: capture.intrinsics)
@@ -30,7 +32,8 @@ public struct ScalingRun: Codable, Sendable {
         let total = Date().timeIntervalSince(started)
         let estimated = report.scene.namedPoses
         let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: capture.groundTruthPoses)
-        return ScalingRun(views: views, registered: report.scene.registeredCount, stages: stages, totalSeconds: total,
+        return ScalingRun(views: views, registered: report.scene.registeredCount,
+                          matchedPairs: report.matchedPairCount, stages: stages, totalSeconds: total,
                           peakResidentBytes: stages.compactMap(\.peakResidentBytes).max(),
                           medianRotationErrorDegrees: accuracy.medianRotationErrorDegrees,
                           medianPositionErrorRelative: accuracy.medianPositionError / accuracy.sceneSize)
@@ -40,14 +43,14 @@ public struct ScalingRun: Codable, Sendable {
     /// (time ratio between consecutive runs divided by their view ratio: 1 is linear).
     public static func markdown(_ runs: [ScalingRun]) -> String {
         let stageNames = runs.first?.stages.map(\.stage) ?? []
-        var lines = ["| views | registered | " + stageNames.map { "\($0) s (peak MB)" }.joined(separator: " | ") + " | total s | peak MB | median rotation ° | median position / scene |",
-                     "|---|---|" + String(repeating: "---|", count: stageNames.count) + "---|---|---|---|"]
+        var lines = ["| views | registered | pairs matched | " + stageNames.map { "\($0) s (peak MB)" }.joined(separator: " | ") + " | total s | peak MB | median rotation ° | median position / scene |",
+                     "|---|---|---|" + String(repeating: "---|", count: stageNames.count) + "---|---|---|---|"]
         for run in runs {
             let cells = stageNames.map { name -> String in
                 guard let s = run.stages.first(where: { $0.stage == name }) else { return "—" }
                 return String(format: "%.1f (%@)", s.seconds, s.peakResidentBytes.map { String($0 >> 20) } ?? "?")
             }
-            lines.append("| \(run.views) | \(run.registered) | " + cells.joined(separator: " | ")
+            lines.append("| \(run.views) | \(run.registered) | \(run.matchedPairs.map(String.init) ?? "?") | " + cells.joined(separator: " | ")
                          + String(format: " | %.1f | %@ | %.4f | %.5f%% |", run.totalSeconds,
                                   run.peakResidentBytes.map { String($0 >> 20) } ?? "?", run.medianRotationErrorDegrees,
                                   run.medianPositionErrorRelative * 100))

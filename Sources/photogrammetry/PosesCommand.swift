@@ -45,11 +45,20 @@ struct PosesCommand: AsyncParsableCommand {
     @Flag(help: "Refine given intrinsics in bundle adjustment instead of holding them fixed.")
     var refineIntrinsics = false
 
-    @Option(help: "Pair selection: auto (exhaustive up to \(PairSelection.exhaustiveLimit) images, else sequential), exhaustive, or sequential.")
+    @Option(help: ArgumentHelp("Pair selection: auto, exhaustive, sequential or retrieval.", discussion: """
+        auto: every pair up to \(PairSelection.exhaustiveLimit) images; beyond, each image with its \
+        \(PairSelection.automaticNeighbours) most similar images (retrieval) and the next \
+        \(PairSelection.automaticWindow) in name order. sequential: each image with the next --window \
+        (ordered captures: video, an orbit). retrieval: each image with its --neighbours most similar \
+        images (VLAD over a vocabulary learnt from the photos) plus the next --window in name order.
+        """))
     var matching: MatchingMode = .auto
 
-    @Option(help: "Neighbours matched per image with --matching sequential.")
-    var window = 20
+    @Option(help: "Images matched with the next N in name order (--matching sequential: default 20; retrieval: default 0).")
+    var window: Int?
+
+    @Option(help: "Most similar images matched per image with --matching retrieval.")
+    var neighbours = 10
 
     @Option(help: "Longest image side used for features, pixels (larger images are resized).")
     var maxImageSize = 3200
@@ -70,7 +79,7 @@ struct PosesCommand: AsyncParsableCommand {
     var json = false
 
     enum MatchingMode: String, ExpressibleByArgument, CaseIterable {
-        case auto, exhaustive, sequential
+        case auto, exhaustive, sequential, retrieval
     }
 
     enum FeatureSensitivity: String, ExpressibleByArgument, CaseIterable {
@@ -80,7 +89,10 @@ struct PosesCommand: AsyncParsableCommand {
     func validate() throws {
         if maxImageSize < 64 { throw ValidationError("--max-image-size must be at least 64") }
         if maxFeatures < 64 { throw ValidationError("--max-features must be at least 64") }
-        if window < 1 { throw ValidationError("--window must be at least 1") }
+        if let window, window < (matching == .sequential ? 1 : 0) {
+            throw ValidationError("--window must be at least \(matching == .sequential ? 1 : 0)")
+        }
+        if neighbours < 1 { throw ValidationError("--neighbours must be at least 1") }
     }
 
     func run() async throws {
@@ -139,13 +151,14 @@ struct PosesCommand: AsyncParsableCommand {
         switch matching {
         case .auto: options.pairSelection = .automatic
         case .exhaustive: options.pairSelection = .exhaustive
-        case .sequential: options.pairSelection = .sequential(window: window)
+        case .sequential: options.pairSelection = .sequential(window: window ?? 20)
+        case .retrieval: options.pairSelection = .retrieval(neighbours: neighbours, window: window ?? 0)
         }
         var configuration = PhotogrammetrySession.Configuration()
         configuration.poseEstimation = options
         configuration.featureSensitivity = featureSensitivity == .high ? .high : .normal
         configuration.sampleOrdering = matching == .sequential ? .sequential : .unordered
-        configuration.sequentialWindow = window
+        configuration.sequentialWindow = window ?? 20
         configuration.isObjectMaskingEnabled = objectMasking
         configuration.checkpointDirectory = checkpoint.map { URL(fileURLWithPath: $0, isDirectory: true) }
         return configuration

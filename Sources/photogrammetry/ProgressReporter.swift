@@ -105,7 +105,7 @@ final class ProgressReporter {
             line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
             return
         }
-        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(poses.verifiedPairCount) verified pairs in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
+        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
         for image in scene.images where !image.isRegistered {
             print("  not registered: \(image.name): \(image.unregisteredReason ?? "unknown")")
         }

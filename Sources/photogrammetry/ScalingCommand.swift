@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reconstruction
 import Regression
 import SyntheticCapture
 
@@ -9,7 +10,7 @@ struct ScalingCommand: ParsableCommand {
         abstract: "Measure how the pose stage grows with the number of views (synthetic ordered captures).",
         discussion: """
             For each view count, generates the synthetic capture (cached in OUT), runs the pose \
-            pipeline with sequential matching, and records per-stage wall time and peak resident \
+            pipeline with the chosen pair selection, and records per-stage wall time and peak resident \
             memory. Prints a Markdown table with growth factors (1.0 = linear) and writes \
             OUT/scaling.json.
             """
@@ -24,8 +25,15 @@ struct ScalingCommand: ParsableCommand {
     @Option(help: "Photo size, WxH.")
     var size = "1024x768"
 
-    @Option(help: "Sequential matching window (neighbours per image).")
+    @Option(help: "Pair selection: auto (the pipeline's default: retrieval plus a window beyond \(PairSelection.exhaustiveLimit) views) or sequential.")
+    var matching: Mode = .auto
+
+    @Option(help: "Window (next images matched per image) with --matching sequential.")
     var window = 10
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case auto, sequential
+    }
 
     @Option(name: .shortAndLong, help: "Work folder.")
     var output = "out/scaling"
@@ -40,7 +48,7 @@ struct ScalingCommand: ParsableCommand {
         var runs: [ScalingRun] = []
         for n in counts {
             FileHandle.standardError.write(Data("\(n) views…\n".utf8))
-            runs.append(try ScalingRun.run(scene: scene, views: n, width: dims[0], height: dims[1], window: window, folder: folder) {
+            runs.append(try ScalingRun.run(scene: scene, views: n, width: dims[0], height: dims[1], pairSelection: matching == .auto ? .automatic : .sequential(window: window), folder: folder) {
                 FileHandle.standardError.write(Data(($0 + "\n").utf8))
             })
         }
