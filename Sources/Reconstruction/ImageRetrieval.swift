@@ -21,6 +21,9 @@ public struct ImageRetrieval: Sendable {
         /// Threads for the per-image vectors.
         public var workers = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
+
+        /// The settings that shape the result (not `workers`), for checkpoint fingerprints.
+        public var resultKey: String { "words \(words) samples \(samplesPerImage)/\(maxSamples) iterations \(iterations) seed \(seed)" }
     }
 
     public var options: Options

@@ -159,7 +159,9 @@ final class SessionRun: @unchecked Sendable {
         let inputs = try estimation.mapperInputs(sources: sources, features: features.value)
 
         // Matching and verification.
-        var matchingKey = Fingerprint(Self.checkpointFormat, "matching", "\(options.verification)", "\(options.pairSelection)")
+        // The resolved selection: what `.automatic` means for this many images is part of the result.
+        var matchingKey = Fingerprint(Self.checkpointFormat, "matching", "\(options.verification)",
+                                      "\(options.pairSelection.resolved(count: usable.count))", ImageRetrieval.Options().resultKey)
         for i in usable { matchingKey.combine(imageKeys[i]); matchingKey.combine("\(sources[i].prior)") }
         let matching = try checkpointedStage(.matching, entry: "matching.ckpt", key: matchingKey) { control in
             try estimation.matchPairs(inputs, control: control)
