@@ -86,7 +86,9 @@ if [[ ! -x /usr/bin/time ]]; then
         die "/usr/bin/time missing: install the Debian package 'time' (apt-get install time)"
     fi
 fi
-/usr/bin/time -v true 2>&1 | grep -q "Maximum resident set size" || die "/usr/bin/time is not GNU time (no -v)"
+# (Captured first: `grep -q` closing the pipe early would fail the check under pipefail.)
+time_probe="$(/usr/bin/time -v true 2>&1 || true)"
+grep -q "Maximum resident set size" <<<"$time_probe" || die "/usr/bin/time is not GNU time (no -v)"
 if [[ "$peer" == pycolmap ]]; then
     peer_version="$("$PYTHON" -c 'import pycolmap; print(pycolmap.__version__)' 2>/dev/null)" \
         || die "pycolmap not importable by $PYTHON (pip install pycolmap==4.2.1)"
