@@ -73,4 +73,11 @@ final class ImageRetrievalTests: XCTestCase {
         XCTAssertEqual(neighbours.map(\.count), Array(repeating: 2, count: 6))
         XCTAssertEqual(Set(neighbours[3]), [1, 5], "images 1, 3, 5 share a pool")
     }
+
+    func testFewerDescriptorsThanWordsAndMoreNeighboursThanImagesStillRank() throws {
+        let features = groupedFeatures(scenes: 1, perScene: 3, descriptorsPerImage: 2)
+        let neighbours = try ImageRetrieval().neighbours(of: features, count: 5)
+        XCTAssertEqual(neighbours.map { Set($0) }, [[1, 2], [0, 2], [0, 1]])
+        XCTAssertEqual(try ImageRetrieval().neighbours(of: Array(features.prefix(1)), count: 3), [[]])
+    }
 }
