@@ -194,12 +194,35 @@ public struct IncrementalMapper {
 
     // MARK: Initialisation
 
+    /// Starts in the largest group of images joined by verified pairs (one connected scene is
+    /// reconstructed, and it should be the one most photos show); a group that cannot start one
+    /// gives way to the next largest.
     mutating func initialize() throws {
-        // Start in the largest group of images joined by verified pairs: one connected scene is
-        // reconstructed, and it should be the one most photos show.
         let groups = ViewGraphGroups(imageCount: images.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
-        let largest = Set(groups.largest())
-        let candidates = geometries.filter { largest.contains($0.pair.first) }.sorted { $0.inlierCount > $1.inlierCount }
+        var firstError: Error?
+        for group in groups.bySize() where group.count >= 2 {
+            do {
+                try initialize(in: Set(group))
+                return
+            } catch {
+                firstError = firstError ?? error
+                resetModel()
+            }
+        }
+        throw firstError ?? MapperError.noInitialPair("no verified pair with a relative pose")
+    }
+
+    /// Forgets every pose and point (after an initial pair that did not work out).
+    mutating func resetModel() {
+        cameraFromWorld = Array(repeating: nil, count: images.count)
+        points = Array(repeating: nil, count: tracks.tracks.count)
+        inlier = tracks.tracks.map { Array(repeating: false, count: $0.count) }
+        fixedImage = -1
+        scaleAnchorImage = -1
+    }
+
+    mutating func initialize(in group: Set<Int>) throws {
+        let candidates = geometries.filter { group.contains($0.pair.first) }.sorted { $0.inlierCount > $1.inlierCount }
         var best: (TwoViewGeometry, RigidTransform, Double)?
         for g in candidates.prefix(30) {
             guard let pose = relativePose(g) else { continue }

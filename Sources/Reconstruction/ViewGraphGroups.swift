@@ -23,11 +23,10 @@ struct ViewGraphGroups {
         return parent.indices.filter { root($0) == r }
     }
 
-    /// The members of the largest group (ties: the group of the lowest image index).
-    func largest() -> [Int] {
-        var size: [Int: Int] = [:]
-        for r in parent { size[r, default: 0] += 1 }
-        guard let root = size.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key else { return [] }
-        return parent.indices.filter { parent[$0] == root }
+    /// Every group's members in index order, largest group first (ties: lowest first member).
+    func bySize() -> [[Int]] {
+        var members: [Int: [Int]] = [:]
+        for (i, r) in parent.enumerated() { members[r, default: []].append(i) }
+        return members.values.sorted { $0.count > $1.count || ($0.count == $1.count && $0[0] < $1[0]) }
     }
 }

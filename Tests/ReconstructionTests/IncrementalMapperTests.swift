@@ -81,4 +81,20 @@ final class IncrementalMapperTests: XCTestCase {
         let isolated = try XCTUnwrap(result.images[6].unregisteredReason)
         XCTAssertTrue(isolated.hasPrefix("no verified pair with any other image"), isolated)
     }
+
+    func testAGroupThatCannotStartGivesWayToTheNextLargest() throws {
+        let scene = SyntheticScene(pointCount: 300, cameraCount: 7, seed: 9)
+        let images = inputs(scene: scene, noisePixels: 0.2, seed: 6)
+        // Images 0–3 (the largest group) verify only with a relative pose without baseline, which
+        // triangulates nothing; images 4–6 are a sound group of their own.
+        let large = (0..<4).flatMap { i in ((i + 1)..<4).map { (i, $0) } }
+        var verified = geometries(scene: scene, pairs: large + [(4, 5), (4, 6), (5, 6)])
+        for g in verified.indices where g < large.count {
+            verified[g].secondFromFirst = RigidTransform(rotation: .identity, translation: Vector3(0, 0, 0))
+        }
+        let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+        var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+        let result = try mapper.run()
+        XCTAssertEqual(result.images.map(\.isRegistered), [false, false, false, false, true, true, true])
+    }
 }
