@@ -79,6 +79,8 @@ public struct IncrementalMapper {
     let images: [ImageInput]
     let tracks: FeatureTracks
     let geometries: [TwoViewGeometry]
+    /// Groups of images joined by verified pairs.
+    let viewGraph: ViewGraphGroups
 
     // State.
     var cameraIntrinsics: [Int: CameraIntrinsics] = [:]
@@ -98,6 +100,7 @@ public struct IncrementalMapper {
         self.tracks = tracks
         self.geometries = geometries
         self.options = options
+        viewGraph = ViewGraphGroups(imageCount: images.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
         referenceScale = images.map { image in
             let sorted = image.features.scales.sorted()
             let index = min(sorted.count - 1, Int(options.fullWeightScaleQuantile * Double(sorted.count)))
@@ -198,9 +201,8 @@ public struct IncrementalMapper {
     /// reconstructed, and it should be the one most photos show); a group that cannot start one
     /// gives way to the next largest.
     mutating func initialize() throws {
-        let groups = ViewGraphGroups(imageCount: images.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
         var firstError: Error?
-        for group in groups.bySize() where group.count >= 2 {
+        for group in viewGraph.bySize() where group.count >= 2 {
             do {
                 try initialize(in: Set(group))
                 return
@@ -490,8 +492,8 @@ public struct IncrementalMapper {
     }
 
     /// Why image `i` did not register: its own failure, or where it stands in the view graph.
-    func unregisteredReason(_ i: Int, groups: ViewGraphGroups) -> String {
-        let members = groups.members(of: i)
+    func unregisteredReason(_ i: Int) -> String {
+        let members = viewGraph.members(of: i)
         if members.count == 1 {
             return "no verified pair with any other image (no geometrically consistent matches)"
         }
@@ -520,11 +522,10 @@ public struct IncrementalMapper {
                                                  meanReprojectionErrorPixels: errorSum / Double(observations.count),
                                                  track: observations))
         }
-        let groups = ViewGraphGroups(imageCount: images.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
         let sceneImages = images.indices.map { i -> SparseScene.Image in
             let f = images[i].features
             let keypoints = (0..<f.count).map { SparseScene.Keypoint(x: f.positions[2 * $0], y: f.positions[2 * $0 + 1]) }
-            let reason = cameraFromWorld[i] == nil ? unregisteredReason(i, groups: groups) : nil
+            let reason = cameraFromWorld[i] == nil ? unregisteredReason(i) : nil
             return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: images[i].intrinsicsSource,
                                      cameraFromWorld: cameraFromWorld[i], unregisteredReason: reason,
                                      keypoints: keypoints, pointIndexOfKeypoint: pointOfKeypoint[i])

@@ -84,7 +84,7 @@ extension PoseEstimation {
 
     /// Stage 2: matches the selected pairs of usable images and verifies them geometrically.
     public func matchPairs(_ inputs: [IncrementalMapper.ImageInput], control: Control = Control()) throws -> MatchingStageOutput {
-        var retrieval = ImageRetrieval()
+        var retrieval = ImageRetrieval(options: options.retrieval)
         retrieval.options.workers = options.workers
         let pairs = try options.pairSelection.pairs(for: inputs.map(\.features), retrieval: retrieval)
         let verifier = PairVerifier(options: options.verification)

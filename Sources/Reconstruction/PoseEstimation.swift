@@ -7,6 +7,8 @@ public struct PoseEstimation: Sendable {
         public var features = FeatureExtractor.Options()
         public var verification = PairVerifier.Options()
         public var pairSelection = PairSelection.automatic
+        /// Image retrieval, for the selections that use it (its `workers` follow `workers` below).
+        public var retrieval = ImageRetrieval.Options()
         public var mapper = IncrementalMapper.Options()
         /// Worker threads for feature extraction and matching.
         public var workers = ProcessInfo.processInfo.activeProcessorCount

@@ -161,7 +161,7 @@ final class SessionRun: @unchecked Sendable {
         // Matching and verification.
         // The resolved selection: what `.automatic` means for this many images is part of the result.
         var matchingKey = Fingerprint(Self.checkpointFormat, "matching", "\(options.verification)",
-                                      "\(options.pairSelection.resolved(count: usable.count))", ImageRetrieval.Options().resultKey)
+                                      "\(options.pairSelection.resolved(count: usable.count))", options.retrieval.resultKey)
         for i in usable { matchingKey.combine(imageKeys[i]); matchingKey.combine("\(sources[i].prior)") }
         let matching = try checkpointedStage(.matching, entry: "matching.ckpt", key: matchingKey) { control in
             try estimation.matchPairs(inputs, control: control)

@@ -1,5 +1,5 @@
 /// Connected groups of the view graph: images joined by verified pairs (union–find).
-struct ViewGraphGroups {
+struct ViewGraphGroups: Sendable {
     private var parent: [Int]
 
     init(imageCount: Int, pairs: [(Int, Int)]) {
@@ -19,8 +19,7 @@ struct ViewGraphGroups {
 
     /// The images in `image`'s group, itself included, in index order.
     func members(of image: Int) -> [Int] {
-        let r = root(image)
-        return parent.indices.filter { root($0) == r }
+        parent.indices.filter { parent[$0] == parent[image] }
     }
 
     /// Every group's members in index order, largest group first (ties: lowest first member).

@@ -78,6 +78,9 @@ struct PosesCommand: AsyncParsableCommand {
     @Flag(help: "Print progress as JSON lines instead of text.")
     var json = false
 
+    /// The window of `--matching sequential` (and of a session told its samples are ordered).
+    var sequentialWindow: Int { window ?? 20 }
+
     enum MatchingMode: String, ExpressibleByArgument, CaseIterable {
         case auto, exhaustive, sequential, retrieval
     }
@@ -151,14 +154,14 @@ struct PosesCommand: AsyncParsableCommand {
         switch matching {
         case .auto: options.pairSelection = .automatic
         case .exhaustive: options.pairSelection = .exhaustive
-        case .sequential: options.pairSelection = .sequential(window: window ?? 20)
+        case .sequential: options.pairSelection = .sequential(window: sequentialWindow)
         case .retrieval: options.pairSelection = .retrieval(neighbours: neighbours, window: window ?? 0)
         }
         var configuration = PhotogrammetrySession.Configuration()
         configuration.poseEstimation = options
         configuration.featureSensitivity = featureSensitivity == .high ? .high : .normal
         configuration.sampleOrdering = matching == .sequential ? .sequential : .unordered
-        configuration.sequentialWindow = window ?? 20
+        configuration.sequentialWindow = sequentialWindow
         configuration.isObjectMaskingEnabled = objectMasking
         configuration.checkpointDirectory = checkpoint.map { URL(fileURLWithPath: $0, isDirectory: true) }
         return configuration
