@@ -2,6 +2,9 @@
 // are bytes, so the products are integer ones: oneDNN's u8·s8 → s32 GEMM (JIT kernels for the CPU
 // at run time: AVX-512 VNNI, AVX2, …) gives exact dot products about 4× faster than a float
 // sgemm of the same size; the cosines follow from the exact dots and the descriptors' norms.
+// Scanning the products for each row's two best and each column's best costs as much as the
+// product itself unless vectorised, so the scan is written in lanes and built for AVX2 as well
+// (chosen at run time; an 8192 × 8192 match went from 115 to 69 ms on one core).
 // Also a float product A·Bᵀ for image retrieval (visual words and global image descriptors).
 #include <oneapi/dnnl/dnnl.h>
 
@@ -37,6 +40,69 @@ std::vector<int8_t> shifted_to_signed(const uint8_t* bytes, int32_t count) {
     return out;
 }
 
+
+// The best and second-best cosine of one row of products, and the column maxima updated with it.
+struct RowBest {
+    int32_t index;
+    float first, second;
+};
+
+// One row of the scan: cosine = (product + shift) · scale · inverse2[j]. Written lane by lane
+// (kLanes independent best/second-best pairs merged at the end) so that the compiler vectorises
+// it; ties resolve to the lowest index, as a sequential scan would.
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+RowBest scan_row(const int32_t* products, int32_t count, int32_t shift, float scale, const float* inverse2,
+                 int32_t row, float* column_dot, int32_t* best_of_column) {
+    constexpr int32_t kLanes = 16;
+    float first[kLanes], second[kLanes];
+    int32_t index[kLanes];
+    for (int32_t l = 0; l < kLanes; ++l) {
+        first[l] = second[l] = -2;
+        index[l] = -1;
+    }
+    const int32_t whole = count - count % kLanes;
+    for (int32_t j0 = 0; j0 < whole; j0 += kLanes) {
+        for (int32_t l = 0; l < kLanes; ++l) {
+            const int32_t j = j0 + l;
+            const float d = float(products[j] + shift) * scale * inverse2[j];
+            const bool column_better = d > column_dot[j];
+            column_dot[j] = column_better ? d : column_dot[j];
+            best_of_column[j] = column_better ? row : best_of_column[j];
+            second[l] = std::max(second[l], std::min(d, first[l]));
+            index[l] = d > first[l] ? j : index[l];
+            first[l] = std::max(first[l], d);
+        }
+    }
+    for (int32_t j = whole; j < count; ++j) {
+        const int32_t l = j - whole;
+        const float d = float(products[j] + shift) * scale * inverse2[j];
+        if (d > column_dot[j]) {
+            column_dot[j] = d;
+            best_of_column[j] = row;
+        }
+        second[l] = std::max(second[l], std::min(d, first[l]));
+        index[l] = d > first[l] ? j : index[l];
+        first[l] = std::max(first[l], d);
+    }
+    RowBest best{-1, -2, -2};
+    int32_t best_lane = -1;
+    for (int32_t l = 0; l < kLanes; ++l) {
+        if (index[l] < 0) continue;
+        if (first[l] > best.first || (first[l] == best.first && index[l] < best.index)) {
+            best.first = first[l];
+            best.index = index[l];
+            best_lane = l;
+        }
+    }
+    for (int32_t l = 0; l < kLanes; ++l) {
+        best.second = std::max(best.second, second[l]);
+        if (l != best_lane && index[l] >= 0) best.second = std::max(best.second, first[l]);
+    }
+    return best;
+}
+
 }  // namespace
 
 extern "C" int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t count1, const uint8_t* descriptors2,
@@ -61,7 +127,6 @@ extern "C" int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t cou
         std::vector<float> column_dot(count2, -std::numeric_limits<float>::infinity());
         constexpr int32_t kBlock = 256;  // rows per product: the block stays in cache while scanned
         std::vector<int32_t> products(static_cast<size_t>(kBlock) * count2);
-        std::vector<float> cosines(count2);
         const int32_t no_offset = 0;
         for (int32_t start = 0; start < count1; start += kBlock) {
             const int32_t rows = std::min(kBlock, count1 - start);
@@ -73,31 +138,12 @@ extern "C" int32_t rc_match_descriptors(const uint8_t* descriptors1, int32_t cou
                 const uint8_t* a = descriptors1 + static_cast<size_t>(start + r) * 128;
                 int32_t byte_sum = 0;
                 for (int k = 0; k < 128; ++k) byte_sum += a[k];
-                const int32_t shift = 128 * byte_sum;
-                const float scale = inverse1[start + r];
-                const int32_t* row = products.data() + static_cast<size_t>(r) * count2;
-                for (int32_t j = 0; j < count2; ++j) cosines[j] = float(row[j] + shift) * scale * inverse2[j];
-                float d1 = -2, d2 = -2;
-                int32_t j1 = -1;
-                for (int32_t j = 0; j < count2; ++j) {
-                    const float d = cosines[j];
-                    if (d > d2) {
-                        if (d > d1) {
-                            d2 = d1;
-                            d1 = d;
-                            j1 = j;
-                        } else {
-                            d2 = d;
-                        }
-                    }
-                    if (d > column_dot[j]) {
-                        column_dot[j] = d;
-                        best_of_column[j] = start + r;
-                    }
-                }
-                best_of_row[start + r] = j1;
-                best_dot[start + r] = d1;
-                second_dot[start + r] = d2;
+                const RowBest best = scan_row(products.data() + static_cast<size_t>(r) * count2, count2,
+                                              128 * byte_sum, inverse1[start + r], inverse2.data(), start + r,
+                                              column_dot.data(), best_of_column.data());
+                best_of_row[start + r] = best.index;
+                best_dot[start + r] = best.first;
+                second_dot[start + r] = best.second;
             }
         }
 

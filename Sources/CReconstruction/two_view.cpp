@@ -47,7 +47,7 @@ extern "C" int32_t rc_estimate_relative_pose(const double* points1, const double
         const auto p1 = to_points(points1, count), p2 = to_points(points2, count);
         cv::Mat mask;
         cv::Mat E = cv::findEssentialMat(p1, p2, cv::Mat::eye(3, 3, CV_64F), cv::RANSAC, options->confidence,
-                                         options->max_error, mask);
+                                         options->max_error, options->max_iterations, mask);
         if (E.empty() || E.rows != 3) throw rc::Failure{RC_ESTIMATION_FAILED, "no essential matrix found"};
         if (E.rows > 3) E = E.rowRange(0, 3);  // several solutions: the first has the most support
         cv::Mat R, t;

@@ -13,8 +13,11 @@ public struct PairVerifier: Sendable {
         public var minInliers = 20
         /// RANSAC confidence.
         public var confidence = 0.9999
-        /// RANSAC iteration cap.
-        public var maxIterations = 5_000
+        /// RANSAC iteration cap for the essential matrix. Its five-point solver dominates the cost
+        /// of pairs that do not overlap (every iteration runs), so the cap is OpenCV's default.
+        public var maxIterations = 1_000
+        /// RANSAC iteration cap for the fundamental matrix (seven-point samples need more draws).
+        public var maxIterationsUncalibrated = 5_000
         public init() {}
     }
 
@@ -67,7 +70,7 @@ public struct PairVerifier: Sendable {
                 let estimate = try GeometryEstimators.fundamental(
                     pixels1: pixels1, pixels2: pixels2,
                     options: RansacOptions(maxError: options.maxEpipolarErrorUncalibratedPixels,
-                                           confidence: options.confidence, maxIterations: options.maxIterations))
+                                           confidence: options.confidence, maxIterations: options.maxIterationsUncalibrated))
                 mask = estimate.inlierMask
             }
         } catch {

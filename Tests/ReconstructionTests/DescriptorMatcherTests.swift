@@ -39,12 +39,21 @@ final class DescriptorMatcherTests: XCTestCase {
     }
 
     func testMatchesEqualTheDoublePrecisionReferenceOverTheWholeByteRange() throws {
+        // 420 columns: 26 whole groups of the scan's 16 lanes and a tail of 4; 300 rows: two row blocks.
+        try checkAgainstReference(rows: 300, columns: 420, planted: 200, minimumMatches: 150)
+    }
+
+    func testSetsNarrowerThanOneLaneGroupMatchAsTheReference() throws {
+        // 13 columns: the scan's tail alone, with no whole group of lanes.
+        try checkAgainstReference(rows: 40, columns: 13, planted: 9, minimumMatches: 7)
+    }
+
+    func checkAgainstReference(rows n: Int, columns m: Int, planted: Int, minimumMatches: Int) throws {
         var g = Generator(state: 7)
-        let n = 300, m = 420
         let a = (0..<(128 * n)).map { _ in g.byte() }
         var b = (0..<(128 * m)).map { _ in g.byte() }
-        // 200 of b's descriptors are noisy copies of a's (±6 per byte, clamped to 0…255); one is all zero.
-        for t in 0..<200 {
+        // `planted` of b's descriptors are noisy copies of a's (±6 per byte, clamped to 0…255); one is all zero.
+        for t in 0..<planted {
             let i = (t * 7) % n, j = (t * 11) % m
             for k in 0..<128 {
                 let noisy = Int(a[128 * i + k]) + Int(g.next() % 13) - 6
@@ -58,7 +67,7 @@ final class DescriptorMatcherTests: XCTestCase {
             options.crossCheck = crossCheck
             let found = Set(try DescriptorMatcher(options: options).match(a, b).map { [$0.0, $0.1] })
             let expected = reference(a, b, options)
-            XCTAssertGreaterThanOrEqual(expected.count, 150, "the planted copies match")
+            XCTAssertGreaterThanOrEqual(expected.count, minimumMatches, "the planted copies match")
             XCTAssertEqual(found, expected, "cross-check \(crossCheck)")
         }
     }
