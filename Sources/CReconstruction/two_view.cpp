@@ -1,7 +1,9 @@
 // Robust two-view geometry: essential matrix with relative pose, fundamental matrix, homography.
 #include <opencv2/calib3d.hpp>
+#include <algorithm>
 #include <vector>
 
+#include "essential_ransac.hpp"
 #include "guarded.hpp"
 
 namespace {
@@ -45,11 +47,14 @@ extern "C" int32_t rc_estimate_relative_pose(const double* points1, const double
         check_ransac(points1, points2, count, options, 5);
         rc::require(rotation && translation && inlier_count, "null output");
         const auto p1 = to_points(points1, count), p2 = to_points(points2, count);
-        cv::Mat mask;
-        cv::Mat E = cv::findEssentialMat(p1, p2, cv::Mat::eye(3, 3, CV_64F), cv::RANSAC, options->confidence,
-                                         options->max_error, options->max_iterations, mask);
-        if (E.empty() || E.rows != 3) throw rc::Failure{RC_ESTIMATION_FAILED, "no essential matrix found"};
-        if (E.rows > 3) E = E.rowRange(0, 3);  // several solutions: the first has the most support
+        rc::EssentialEstimate estimate;
+        if (!rc::estimate_essential(points1, points2, count, options->max_error, options->confidence,
+                                    std::max(1, options->max_iterations), estimate))
+            throw rc::Failure{RC_ESTIMATION_FAILED, "no essential matrix found"};
+        cv::Mat E(3, 3, CV_64F);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) E.at<double>(r, c) = estimate.essential(r, c);
+        cv::Mat mask(count, 1, CV_8U, estimate.inliers.data());
         cv::Mat R, t;
         cv::recoverPose(E, p1, p2, cv::Mat::eye(3, 3, CV_64F), R, t, mask);
         copy_matrix(R, rotation);

@@ -13,9 +13,11 @@ public struct PairVerifier: Sendable {
         public var minInliers = 20
         /// RANSAC confidence.
         public var confidence = 0.9999
-        /// RANSAC iteration cap for the essential matrix. Its five-point solver dominates the cost
-        /// of pairs that do not overlap (every iteration runs), so the cap is OpenCV's default.
-        public var maxIterations = 1_000
+        /// RANSAC iteration cap for the essential matrix (COLMAP's). A pair runs fewer draws
+        /// when an inlier ratio of `minInlierRatio`, or `minInliers` of its matches, needs fewer.
+        public var maxIterations = 10_000
+        /// Lowest inlier ratio the essential-matrix RANSAC draws enough samples for (COLMAP's).
+        public var minInlierRatio = 0.25
         /// RANSAC iteration cap for the fundamental matrix (seven-point samples need more draws).
         public var maxIterationsUncalibrated = 5_000
         public init() {}
@@ -63,7 +65,8 @@ public struct PairVerifier: Sendable {
                 let estimate = try GeometryEstimators.relativePose(
                     normalized1: n1, normalized2: n2,
                     options: RansacOptions(maxError: options.maxEpipolarErrorPixels / focal,
-                                           confidence: options.confidence, maxIterations: options.maxIterations))
+                                           confidence: options.confidence,
+                                           maxIterations: essentialIterationCap(matchCount: matches.count)))
                 mask = estimate.inlierMask
                 secondFromFirst = estimate.model
             } else {
@@ -93,6 +96,20 @@ public struct PairVerifier: Sendable {
         }
         return .success(TwoViewGeometry(pair: pair, keypoints1: k1, keypoints2: k2, secondFromFirst: secondFromFirst,
                                         medianTriangulationAngleDegrees: angle))
+    }
+
+    /// Draws that find an all-inlier five-point sample with `options.confidence` when a pair's
+    /// inlier ratio is the least it could be and still pass: at least `minInlierRatio`, and at
+    /// least `minInliers` of `matchCount`. A pair that does not overlap, with few matches, so
+    /// stops long before `maxIterations`; an overlapping one stops earlier still, as RANSAC's own
+    /// estimate of its inlier ratio rises.
+    public func essentialIterationCap(matchCount: Int) -> Int {
+        guard matchCount > 0 else { return 1 }
+        let ratio = min(1, max(options.minInlierRatio, Double(options.minInliers) / Double(matchCount)))
+        let allInliers = pow(ratio, 5)
+        guard allInliers < 1 else { return 1 }
+        let draws = log(1 - options.confidence) / log(1 - allInliers)
+        return max(1, min(options.maxIterations, Int(draws.rounded(.up))))
     }
 
     static func normalize(_ pixels: [Double], _ k: CameraIntrinsics) -> [Double] {
