@@ -51,22 +51,40 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
     std::mt19937_64 random(0x5eedu + static_cast<uint64_t>(count));  // reproducible runs
     std::vector<int> sample(5);
     std::vector<uint8_t> mask(count);
-    int32_t best_count = 0;
-    // Inliers of `e` into `mask`, and their number; stops early (with a partial mask) once the
+    // A model's support, compared as COLMAP compares it: more inliers, then a smaller sum of
+    // their squared Sampson distances. The second key matters when every correspondence is an
+    // inlier (a loose threshold): the first model found is then not simply kept.
+    struct Support {
+        int32_t inliers = 0;
+        double residual = std::numeric_limits<double>::infinity();
+        bool beats(const Support& other) const {
+            return inliers > other.inliers || (inliers == other.inliers && residual < other.residual);
+        }
+    };
+    Support best;
+    // The support of `e`, its inliers into `mask`; stops early (with a partial mask) once the
     // model can no longer beat the best one.
     const auto score = [&](const Eigen::Matrix3d& e) {
-        int32_t inliers = 0;
+        Support support{0, 0};
         for (int32_t i = 0; i < count; ++i) {
-            if (inliers + (count - i) <= best_count) return inliers;
-            mask[i] = sampson2(e, points1 + 2 * i, points2 + 2 * i) <= threshold2;
-            inliers += mask[i];
+            if (support.inliers + (count - i) < best.inliers) return Support{};
+            const double error = sampson2(e, points1 + 2 * i, points2 + 2 * i);
+            mask[i] = error <= threshold2;
+            if (mask[i]) {
+                ++support.inliers;
+                support.residual += error;
+            }
         }
-        return inliers;
+        return support;
     };
-    const auto keep = [&](const Eigen::Matrix3d& e, int32_t inliers) {
-        best_count = inliers;
+    // Keeps `e` if its support beats the best; says whether it did.
+    const auto consider = [&](const Eigen::Matrix3d& e) {
+        const Support support = score(e);
+        if (!support.beats(best)) return false;
+        best = support;
         out.essential = e;
         out.inliers = mask;
+        return true;
     };
     // Five distinct correspondences from `from` into `sample`.
     const auto draw_sample = [&](const std::vector<int>& from) {
@@ -83,34 +101,25 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
     for (int64_t draw = 0; draw < needed; ++draw) {
         draw_sample(all);
         bool improved = false;
-        for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample)) {
-            const Eigen::Matrix3d e = model.transpose();  // OpenGV's satisfies f1ᵀ E f2 = 0
-            const int32_t inliers = score(e);
-            if (inliers > best_count) {
-                keep(e, inliers);
-                improved = true;
-            }
-        }
+        for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample))
+            improved |= consider(model.transpose());  // OpenGV's satisfies f1ᵀ E f2 = 0
         if (!improved) continue;
         // Local optimisation (LO-RANSAC's inner RANSAC): more samples drawn from the new best
         // model's inliers only, kept when they gain support, so that the inlier set does not
         // hinge on one noisy sample. Minimal samples, not a least-squares refit: the eight-point
         // fit is degenerate on planar scenes (façades), the five-point solver is not.
-        for (int inner = 0; inner < kInnerSamples && best_count > 5; ++inner) {
+        for (int inner = 0; inner < kInnerSamples && best.inliers > 5; ++inner) {
             support.clear();
             for (int32_t i = 0; i < count; ++i)
                 if (out.inliers[i]) support.push_back(i);
             draw_sample(support);
-            for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample)) {
-                const Eigen::Matrix3d e = model.transpose();
-                const int32_t inliers = score(e);
-                if (inliers > best_count) keep(e, inliers);
-            }
+            for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample))
+                consider(model.transpose());
         }
-        needed = draws_needed(double(best_count) / count, confidence, max_iterations);
+        needed = draws_needed(double(best.inliers) / count, confidence, max_iterations);
     }
-    out.inlier_count = best_count;
-    return best_count > 0;
+    out.inlier_count = best.inliers;
+    return best.inliers > 0;
 }
 
 }  // namespace rc
