@@ -108,13 +108,17 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
         // model's inliers only, kept when they gain support, so that the inlier set does not
         // hinge on one noisy sample. Minimal samples, not a least-squares refit: the eight-point
         // fit is degenerate on planar scenes (façades), the five-point solver is not.
+        bool best_changed = true;
         for (int inner = 0; inner < kInnerSamples && best.inliers > 5; ++inner) {
-            support.clear();
-            for (int32_t i = 0; i < count; ++i)
-                if (out.inliers[i]) support.push_back(i);
+            if (best_changed) {  // the inliers to sample from
+                support.clear();
+                for (int32_t i = 0; i < count; ++i)
+                    if (out.inliers[i]) support.push_back(i);
+                best_changed = false;
+            }
             draw_sample(support);
             for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample))
-                consider(model.transpose());
+                best_changed |= consider(model.transpose());
         }
         needed = draws_needed(double(best.inliers) / count, confidence, max_iterations);
     }
