@@ -23,6 +23,13 @@ public struct IncrementalMapper {
         public var minRegistrationInliers = 30
         /// …and at least this fraction of its 2D–3D correspondences as inliers.
         public var minRegistrationInlierRatio = 0.2
+        /// Registration through one verified pair (once PnP can register nothing more) needs a
+        /// pair with at least this many inliers…
+        public var minPairRegistrationInliers = 100
+        /// …and, among the reconstructed points both images see, at least this many (and at least
+        /// half) that reproject into the new image within `maxReprojectionErrorPixels` at one
+        /// baseline length.
+        public var minPairRegistrationPoints = 6
         /// An image is tried at most this many times (each time only after the model has grown).
         public var maxRegistrationAttempts = 5
         /// A global bundle adjustment runs when the registered count has grown by this factor.
@@ -174,7 +181,15 @@ public struct IncrementalMapper {
             let candidates = nextImageCandidates().filter {
                 failedAtModelSize[$0.0] != modelSize && attempts[$0.0] < options.maxRegistrationAttempts
             }
-            guard !candidates.isEmpty else { break }
+            guard !candidates.isEmpty else {
+                // PnP can register nothing more: try a pair with a registered image instead.
+                guard let image = registerThroughPair() else { break }
+                extendTracks(into: image)
+                globalAdjustment(options.growthAdjustment, refineIntrinsics: registered.count >= 3)
+                filterObservations(maxError: options.maxReprojectionErrorPixels)
+                report()
+                continue
+            }
             for (image, _) in candidates {
                 try checkCancellation()
                 attempts[image] += 1
