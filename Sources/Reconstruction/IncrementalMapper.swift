@@ -516,7 +516,11 @@ public struct IncrementalMapper {
             return "one of \(members.count) images that match each other but share no verified pair with the "
                 + "reconstructed images (a separate scene or a disconnected part; reconstruct them on their own)"
         }
-        return failureReason[i] ?? "too few matches to the reconstructed scene to estimate a pose"
+        if let reason = failureReason[i] { return reason }
+        let visible = tracks.trackOfKeypoint[i].lazy.filter { $0 >= 0 && self.points[Int($0)] != nil }.count
+        return "too few matches to the reconstructed scene to estimate a pose (it sees \(visible) reconstructed "
+            + "points: PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
+            + "\(options.minPairRegistrationPoints) that both photos see, fitting one baseline length)"
     }
 
     func makeScene() -> SparseScene {

@@ -146,6 +146,7 @@ final class IncrementalMapperTests: XCTestCase {
         XCTAssertEqual(result.images.map(\.isRegistered), [true, true, false])
         let reason = try XCTUnwrap(result.images[2].unregisteredReason)
         XCTAssertTrue(reason.contains("too few matches to the reconstructed scene"), reason)
+        XCTAssertTrue(reason.contains("it sees 12 reconstructed points"), reason)
         for point in result.points { XCTAssertLessThan(point.meanReprojectionErrorPixels, 2) }
     }
 }
