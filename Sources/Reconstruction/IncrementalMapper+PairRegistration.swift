@@ -11,20 +11,28 @@ extension IncrementalMapper {
     struct PairRegistration {
         var image: Int
         var cameraFromWorld: RigidTransform
-        /// Tracks with a point that the pair's inlier matches reach in both images.
+        /// Tracks with a point that the pair's inlier matches reach in both images (and that fix a
+        /// positive baseline length).
         var sharedTracks: [Int]
+        /// All such points, including those that fix no usable length: the support must reach half.
+        var sharedCount: Int
         var pairInliers: Int
     }
 
     /// Registers an image through a pair once PnP can register nothing more, or returns nil when
-    /// no pair qualifies. Each candidate is placed, its pair's tracks triangulated and the image
-    /// adjusted with them; it is kept only if at least `minPairRegistrationPoints` (and at least
-    /// half) of the shared points then reproject into it, and undone otherwise.
+    /// no pair qualifies. Images that PnP rejected for too small a share of inliers keep that
+    /// verdict; those with too few points or inliers are tried. Each candidate is placed, its
+    /// pair's tracks triangulated and the image adjusted with them; it is kept only if at least
+    /// `minPairRegistrationPoints` (and at least half) of the shared points then reproject into
+    /// it, and undone otherwise.
     mutating func registerThroughPair() -> Int? {
         var candidates: [PairRegistration] = []
-        for g in geometries where g.inlierCount >= options.minPairRegistrationInliers {
+        for g in geometries where g.inlierCount >= options.minPairRegistrationInliers
+            && (g.medianTriangulationAngleDegrees ?? .infinity) >= options.minTriangulationAngleDegrees {
             let firstRegistered = cameraFromWorld[g.pair.first] != nil
+            let image = firstRegistered ? g.pair.second : g.pair.first
             guard firstRegistered != (cameraFromWorld[g.pair.second] != nil),
+                  !inlierRatioRejected[image],
                   let candidate = pairRegistration(g, anchorIsFirst: firstRegistered) else { continue }
             candidates.append(candidate)
         }
@@ -42,11 +50,16 @@ extension IncrementalMapper {
             let support = candidate.sharedTracks.filter { t in
                 points[t] != nil && tracks.tracks[t].indices.contains { tracks.tracks[t][$0].imageIndex == image && inlier[t][$0] }
             }.count
-            if support >= options.minPairRegistrationPoints && 2 * support >= candidate.sharedTracks.count {
+            if support >= options.minPairRegistrationPoints && 2 * support >= candidate.sharedCount {
                 failureReason[image] = nil
                 return image
             }
             (cameraFromWorld, points, inlier) = saved
+            failureReason[image] = "too few matches to the reconstructed scene to estimate a pose (it sees "
+                + "\(visiblePointCount(image)) reconstructed points, PnP needs \(options.minRegistrationInliers)); "
+                + "through its verified pair with \(candidate.pairInliers) inliers, only \(support) of the "
+                + "\(candidate.sharedCount) points both photos see fit one baseline length "
+                + "(\(options.minPairRegistrationPoints) and half are needed)"
         }
         return nil
     }
@@ -68,11 +81,13 @@ extension IncrementalMapper {
         // along the epipolar line: n × (R·X + s·t) = 0, X in the anchor's camera frame).
         var sharedTracks: [Int] = []
         var scales: [Double] = []
+        var sharedCount = 0
         for (a, b) in zip(anchorKeypoints, imageKeypoints) {
             let t = tracks.trackOfKeypoint[anchor][Int(a)]
             guard t >= 0, tracks.trackOfKeypoint[image][Int(b)] == t, let x = points[Int(t)],
                   let error = reprojectionError(x, SparseScene.Observation(imageIndex: anchor, keypointIndex: Int(a))),
                   error <= options.maxReprojectionErrorPixels else { continue }
+            sharedCount += 1
             let pixel = images[image].features.position(Int(b))
             let n = kImage.normalized(x: pixel.x, y: pixel.y)
             let ray = Vector3(n.u, n.v, 1)
@@ -84,9 +99,10 @@ extension IncrementalMapper {
             sharedTracks.append(Int(t))
             scales.append(scale)
         }
-        guard sharedTracks.count >= options.minPairRegistrationPoints else { return nil }
+        guard !scales.isEmpty, sharedTracks.count >= options.minPairRegistrationPoints else { return nil }
         let scale = scales.sorted()[scales.count / 2]
         let pose = RigidTransform(rotation: r, translation: scale * direction) * anchorPose
-        return PairRegistration(image: image, cameraFromWorld: pose, sharedTracks: sharedTracks, pairInliers: g.inlierCount)
+        return PairRegistration(image: image, cameraFromWorld: pose, sharedTracks: sharedTracks,
+                                sharedCount: sharedCount, pairInliers: g.inlierCount)
     }
 }

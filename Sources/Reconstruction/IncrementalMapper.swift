@@ -93,6 +93,9 @@ public struct IncrementalMapper {
     var cameraIntrinsics: [Int: CameraIntrinsics] = [:]
     var cameraFromWorld: [RigidTransform?]
     var failureReason: [String?]
+    /// Images whose last PnP attempt had too small a share of inliers (a sign of wrong 2D–3D
+    /// matches): registration through a pair is not tried for them.
+    var inlierRatioRejected: [Bool]
     var points: [Vector3?]
     /// Per track, per observation: does it support the track's point.
     var inlier: [[Bool]]
@@ -115,6 +118,7 @@ public struct IncrementalMapper {
         }
         cameraFromWorld = Array(repeating: nil, count: images.count)
         failureReason = Array(repeating: nil, count: images.count)
+        inlierRatioRejected = Array(repeating: false, count: images.count)
         points = Array(repeating: nil, count: tracks.tracks.count)
         inlier = tracks.tracks.map { Array(repeating: false, count: $0.count) }
         for image in images where cameraIntrinsics[image.cameraGroup] == nil {
@@ -183,8 +187,7 @@ public struct IncrementalMapper {
             }
             guard !candidates.isEmpty else {
                 // PnP can register nothing more: try a pair with a registered image instead.
-                guard let image = registerThroughPair() else { break }
-                extendTracks(into: image)
+                guard registerThroughPair() != nil else { break }
                 globalAdjustment(options.growthAdjustment, refineIntrinsics: registered.count >= 3)
                 filterObservations(maxError: options.maxReprojectionErrorPixels)
                 report()
@@ -315,11 +318,17 @@ public struct IncrementalMapper {
     func nextImageCandidates() -> [(Int, Int)] {
         var out: [(Int, Int)] = []
         for image in images.indices where cameraFromWorld[image] == nil {
-            var visible = 0
-            for t in tracks.trackOfKeypoint[image] where t >= 0 && points[Int(t)] != nil { visible += 1 }
+            let visible = visiblePointCount(image)
             if visible >= options.minRegistrationInliers { out.append((image, visible)) }
         }
         return out.sorted { $0.1 > $1.1 }
+    }
+
+    /// How many of the image's keypoints belong to tracks with a reconstructed point.
+    func visiblePointCount(_ image: Int) -> Int {
+        var visible = 0
+        for t in tracks.trackOfKeypoint[image] where t >= 0 && points[Int(t)] != nil { visible += 1 }
+        return visible
     }
 
     mutating func register(_ image: Int) -> Bool {
@@ -337,9 +346,8 @@ public struct IncrementalMapper {
                 worldPoints: world, normalized: normalized, focalLengthPixels: k.meanFocalLength,
                 options: RansacOptions(maxError: options.absolutePoseMaxErrorPixels / k.meanFocalLength))
             let inliers = estimate.inlierCount
-            guard inliers >= options.minRegistrationInliers,
-                  Double(inliers) >= options.minRegistrationInlierRatio * Double(world.count)
-            else {
+            inlierRatioRejected[image] = Double(inliers) < options.minRegistrationInlierRatio * Double(world.count)
+            guard inliers >= options.minRegistrationInliers, !inlierRatioRejected[image] else {
                 failureReason[image] = "pose estimation found only \(inliers) inliers among \(world.count) 2D-3D correspondences"
                 return false
             }
@@ -517,8 +525,7 @@ public struct IncrementalMapper {
                 + "reconstructed images (a separate scene or a disconnected part; reconstruct them on their own)"
         }
         if let reason = failureReason[i] { return reason }
-        let visible = tracks.trackOfKeypoint[i].lazy.filter { $0 >= 0 && self.points[Int($0)] != nil }.count
-        return "too few matches to the reconstructed scene to estimate a pose (it sees \(visible) reconstructed "
+        return "too few matches to the reconstructed scene to estimate a pose (it sees \(visiblePointCount(i)) reconstructed "
             + "points: PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
             + "\(options.minPairRegistrationPoints) that both photos see, fitting one baseline length)"
     }

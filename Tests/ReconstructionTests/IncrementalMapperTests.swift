@@ -98,37 +98,44 @@ final class IncrementalMapperTests: XCTestCase {
         XCTAssertEqual(result.images.map(\.isRegistered), [false, false, false, false, true, true, true])
     }
 
-    /// Pairs (0, 1) and (1, 2) each share 200 points, but only `shared` of them are seen by all
-    /// three images, too few for image 2 to register by PnP.
-    func weaklyOverlappingTriple(shared: Int, seed: UInt64) -> (SyntheticScene, [IncrementalMapper.ImageInput], [TwoViewGeometry]) {
-        let scene = SyntheticScene(pointCount: 400 - shared, cameraCount: 3, seed: seed)
+    /// Pairs (0, 1) and (1, 2) share `firstPair` and `secondPair` points, but only `shared` of them
+    /// are seen by all three images: too few for the third image to register by PnP. The pair with
+    /// more inliers starts the reconstruction.
+    func weaklyOverlappingTriple(shared: Int, firstPair: Int = 200, secondPair: Int = 200, seed: UInt64)
+        -> (SyntheticScene, [IncrementalMapper.ImageInput], [TwoViewGeometry]) {
+        let scene = SyntheticScene(pointCount: firstPair + secondPair - shared, cameraCount: 3, seed: seed)
         let images = inputs(scene: scene, noisePixels: 0.3, seed: seed + 1)
         var verified = geometries(scene: scene, pairs: [(0, 1), (1, 2)])
-        let first = (0..<Int32(200)).map { $0 }, second = (Int32(200 - shared)..<Int32(400 - shared)).map { $0 }
+        let first = (0..<Int32(firstPair)).map { $0 }
+        let second = (Int32(firstPair - shared)..<Int32(firstPair + secondPair - shared)).map { $0 }
         (verified[0].keypoints1, verified[0].keypoints2) = (first, first)
         (verified[1].keypoints1, verified[1].keypoints2) = (second, second)
         return (scene, images, verified)
     }
 
     func testAnImageSeeingFewReconstructedPointsRegistersThroughItsPair() throws {
-        let (scene, images, verified) = weaklyOverlappingTriple(shared: 12, seed: 31)
-        let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
-        var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
-        let result = try mapper.run()
+        // Started from (0, 1), image 2 registers as the second image of its pair; started from
+        // (1, 2), image 0 registers as the first image of its pair.
+        for (firstPair, secondPair, seed, throughPair) in [(200, 200, 31, 2), (200, 230, 33, 0)] as [(Int, Int, UInt64, Int)] {
+            let (scene, images, verified) = weaklyOverlappingTriple(shared: 12, firstPair: firstPair, secondPair: secondPair, seed: seed)
+            let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+            var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+            let result = try mapper.run()
 
-        XCTAssertEqual(result.registeredCount, 3, result.images.compactMap(\.unregisteredReason).joined(separator: "; "))
-        // Three cameras align poorly by their centres alone, so compare what registration fixes:
-        // image 2's rotation relative to image 1, and the ratio of the two baselines (the length
-        // that only the 12 shared points determine).
-        let poses = try result.images.map { try XCTUnwrap($0.cameraFromWorld) }
-        let relative = poses[2].rotation * poses[1].rotation.transposed
-        let trueRelative = scene.cameraFromWorld[2].rotation * scene.cameraFromWorld[1].rotation.transposed
-        XCTAssertLessThan((relative * trueRelative.transposed).rotationAngleDegrees, 0.05)
-        func baselineRatio(_ p: [RigidTransform]) -> Double {
-            p[2].cameraCentreInWorld.distance(to: p[1].cameraCentreInWorld) / p[1].cameraCentreInWorld.distance(to: p[0].cameraCentreInWorld)
+            XCTAssertEqual(result.registeredCount, 3, result.images.compactMap(\.unregisteredReason).joined(separator: "; "))
+            // Three cameras align poorly by their centres alone, so compare what registration
+            // through the pair fixes: the image's rotation relative to image 1 (its pair's other
+            // image), and the ratio of the two baselines (the length only the 12 shared points fix).
+            let poses = try result.images.map { try XCTUnwrap($0.cameraFromWorld) }
+            let relative = poses[throughPair].rotation * poses[1].rotation.transposed
+            let trueRelative = scene.cameraFromWorld[throughPair].rotation * scene.cameraFromWorld[1].rotation.transposed
+            XCTAssertLessThan((relative * trueRelative.transposed).rotationAngleDegrees, 0.05, "image \(throughPair)")
+            func baselineRatio(_ p: [RigidTransform]) -> Double {
+                p[2].cameraCentreInWorld.distance(to: p[1].cameraCentreInWorld) / p[1].cameraCentreInWorld.distance(to: p[0].cameraCentreInWorld)
+            }
+            XCTAssertEqual(baselineRatio(poses), baselineRatio(scene.cameraFromWorld), accuracy: 0.01 * baselineRatio(scene.cameraFromWorld))
+            XCTAssertGreaterThan(result.points.count, firstPair + secondPair - 30)
         }
-        XCTAssertEqual(baselineRatio(poses), baselineRatio(scene.cameraFromWorld), accuracy: 0.01 * baselineRatio(scene.cameraFromWorld))
-        XCTAssertGreaterThan(result.points.count, 380)
     }
 
     func testAPairWhoseSharedPointsDisagreeDoesNotRegisterItsImage() throws {
@@ -147,6 +154,7 @@ final class IncrementalMapperTests: XCTestCase {
         let reason = try XCTUnwrap(result.images[2].unregisteredReason)
         XCTAssertTrue(reason.contains("too few matches to the reconstructed scene"), reason)
         XCTAssertTrue(reason.contains("it sees 12 reconstructed points"), reason)
+        XCTAssertTrue(reason.contains("of the 12 points both photos see fit one baseline length"), reason)
         for point in result.points { XCTAssertLessThan(point.meanReprojectionErrorPixels, 2) }
     }
 }
