@@ -51,12 +51,20 @@ public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
 }
 
 extension PoseAccuracyReport {
-    /// Scores `estimated` against `groundTruth` (matched by name; every ground-truth camera counts).
+    /// Scores `estimated` against `groundTruth` (every ground-truth camera counts). Cameras match by
+    /// name, or else by name without its extension when that is unambiguous: a scene whose photos
+    /// were re-encoded (`0000.jpg`) may keep ground truth named for the originals (`0000.png.camera`).
     public static func evaluate(estimated: [NamedPose], groundTruth: [NamedPose]) throws -> PoseAccuracyReport {
         let estimatedByName = Dictionary(estimated.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let estimatedByStem = Dictionary(grouping: estimated) { stem($0.name) }
+        func match(_ name: String) -> NamedPose? {
+            if let exact = estimatedByName[name] { return exact }
+            guard let same = estimatedByStem[stem(name)], same.count == 1 else { return nil }
+            return same[0]
+        }
         var pairs: [(name: String, est: RigidTransform, truth: RigidTransform)] = []
         for truth in groundTruth {
-            if let gt = truth.worldFromCamera, let est = estimatedByName[truth.name]?.worldFromCamera {
+            if let gt = truth.worldFromCamera, let est = match(truth.name)?.worldFromCamera {
                 pairs.append((truth.name, est, gt))
             }
         }
@@ -91,5 +99,11 @@ extension PoseAccuracyReport {
             medianPositionError: Statistics.median(positions), maxPositionError: positions.max() ?? 0,
             medianRotationErrorDegrees: Statistics.median(rotations), maxRotationErrorDegrees: rotations.max() ?? 0,
             alignmentScale: sim.scale, sceneSize: lo.distance(to: hi), cameras: cameras)
+    }
+
+    /// A file name without its last extension ("0000.jpg" → "0000").
+    static func stem(_ name: String) -> Substring {
+        guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return Substring(name) }
+        return name[..<dot]
     }
 }

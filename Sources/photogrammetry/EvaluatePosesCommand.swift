@@ -13,7 +13,8 @@ struct EvaluatePosesCommand: ParsableCommand {
             Protocol (Strecha / openMVG): a 7-DoF similarity aligns the estimated camera centres to \
             the true ones; per camera, the distance between aligned and true centre (ground-truth \
             units, metres for Strecha) and the angle of R_trueᵀ · R_aligned (degrees). Reports the \
-            registered count and median / max errors. Cameras are matched by image file name. \
+            registered count and median / max errors. Cameras are matched by image file name, or by \
+            the name without its extension when that is unambiguous (0000.png.camera scores 0000.jpg). \
             POSES is a poses.json written by `photogrammetry poses` (or its output folder).
             """
     )

@@ -42,6 +42,18 @@ final class PoseAccuracyTests: XCTestCase {
         XCTAssertFalse(report.cameras[5].registered)
     }
 
+    func testPhotosReEncodedUnderAnotherExtensionMatchTheirGroundTruth() throws {
+        // Ground truth named for PNG originals, poses for the JPEG copies; "3" is ambiguous (two
+        // estimates share its stem), so it counts as unregistered rather than matched at random.
+        let truth = cameras(count: 6).map { NamedPose(name: $0.name.replacingOccurrences(of: ".jpg", with: ".png"), worldFromCamera: $0.worldFromCamera) }
+        var estimated = cameras(count: 6)
+        estimated.append(NamedPose(name: "3.tif", worldFromCamera: estimated[0].worldFromCamera))
+        let report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        XCTAssertEqual(report.registeredCount, 5)
+        XCTAssertEqual(report.cameras.map(\.registered), [true, true, true, false, true, true])
+        XCTAssertLessThan(report.maxPositionError, 1e-9)
+    }
+
     func testTooFewCommonCamerasIsAnError() {
         let truth = cameras(count: 4)
         XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: Array(truth.prefix(2)), groundTruth: truth))
