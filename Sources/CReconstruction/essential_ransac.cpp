@@ -122,7 +122,6 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
         }
         needed = draws_needed(double(best.inliers) / count, confidence, max_iterations);
     }
-    out.inlier_count = best.inliers;
     return best.inliers > 0;
 }
 

@@ -9,7 +9,6 @@ namespace rc {
 struct EssentialEstimate {
     Eigen::Matrix3d essential;     // x2ᵀ E x1 = 0 for normalised points
     std::vector<uint8_t> inliers;  // 1 per correspondence within the threshold
-    int32_t inlier_count = 0;
 };
 
 // RANSAC over five-point samples of normalised correspondences (flat x, y pairs). Stops when

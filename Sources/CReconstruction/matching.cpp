@@ -40,7 +40,6 @@ std::vector<int8_t> shifted_to_signed(const uint8_t* bytes, int32_t count) {
     return out;
 }
 
-
 // The best and second-best cosine of one row of products, and the column maxima updated with it.
 struct RowBest {
     int32_t index;

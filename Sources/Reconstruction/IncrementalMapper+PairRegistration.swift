@@ -55,8 +55,7 @@ extension IncrementalMapper {
                 return image
             }
             (cameraFromWorld, points, inlier) = saved
-            failureReason[image] = "too few matches to the reconstructed scene to estimate a pose (it sees "
-                + "\(visiblePointCount(image)) reconstructed points, PnP needs \(options.minRegistrationInliers)); "
+            failureReason[image] = tooFewMatchesReason(image) + ", PnP needs \(options.minRegistrationInliers)); "
                 + "through its verified pair with \(candidate.pairInliers) inliers, only \(support) of the "
                 + "\(candidate.sharedCount) points both photos see fit one baseline length "
                 + "(\(options.minPairRegistrationPoints) and half are needed)"

@@ -525,9 +525,13 @@ public struct IncrementalMapper {
                 + "reconstructed images (a separate scene or a disconnected part; reconstruct them on their own)"
         }
         if let reason = failureReason[i] { return reason }
-        return "too few matches to the reconstructed scene to estimate a pose (it sees \(visiblePointCount(i)) reconstructed "
-            + "points: PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
+        return tooFewMatchesReason(i) + ": PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
             + "\(options.minPairRegistrationPoints) that both photos see, fitting one baseline length)"
+    }
+
+    /// The start of the reason an image that sees few reconstructed points gives (an open parenthesis).
+    func tooFewMatchesReason(_ image: Int) -> String {
+        "too few matches to the reconstructed scene to estimate a pose (it sees \(visiblePointCount(image)) reconstructed points"
     }
 
     func makeScene() -> SparseScene {
