@@ -1,10 +1,10 @@
 import ReconstructionCore
 
 extension DenseStereo {
-    /// The coarse pass's depth maps, each filtered (`DepthConsistencyFilter`, the stereo's filter
-    /// options with the stricter `coarseFillMaxCost`) against its source views' coarse depth maps at the coarse resolution: what the
-    /// finer passes' empty pixels may be filled with. `coarse`, `active[a]`'s estimate, is
-    /// indexed like `active`; views without an estimate get nil.
+    /// The coarse pass's depth maps, each filtered (`DepthConsistencyFilter` with the stereo's
+    /// filter options, its cost limit lowered to `coarseFillMaxCost`) against its source views'
+    /// coarse depth maps: what the finer passes' empty pixels may be filled with. `coarse[a]` is
+    /// the estimate of view `active[a]`; views without one get nil.
     func filteredCoarse(_ coarse: [DepthMapEstimator.Estimate?], active: [Int], views: [View],
                         plans: [StereoViewSelection.Plan], loaded: [StereoImage?], workers: Int) -> [ViewDepth?] {
         var activeIndexOf = [Int: Int]()

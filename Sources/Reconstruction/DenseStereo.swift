@@ -47,8 +47,8 @@ public struct DenseStereo: Sendable {
         /// Confidence of a filled pixel relative to its coarse confidence.
         public var coarseFillConfidence: Float = 0.5
         /// Coarse depths with a matching cost above this do not fill (stricter than the filter's
-        /// `maxCost`: at 0.6, nearly textureless walls next to the surface filled with noise and
-        /// lost fountain-P11 1 dB of held-out PSNR; at 0.4 they stay out and dark doors fill).
+        /// `maxCost`: at 0.6, a nearly textureless wall beside fountain-P11 filled with noise and
+        /// one held-out photo lost 0.9 dB of PSNR; at 0.4 it stays out and dark doors still fill).
         public var coarseFillMaxCost: Float = 0.4
         public var filter = DepthConsistencyFilter.Options()
         public var fusion = DepthMapFusion.Options()
