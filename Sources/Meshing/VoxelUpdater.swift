@@ -59,7 +59,9 @@ struct VoxelUpdater: Sendable {
                     // half a pixel along the image border). Where one of them is missing or they
                     // disagree (a depth edge, a silhouette seen at a grazing angle) the nearest
                     // pixel's depth would be off by up to its footprint over the slope, so the
-                    // voxel is left to other views.
+                    // voxel is left to other views; unless the pixels lie on a straight ramp (a
+                    // surface seen at a grazing angle, such as a floor from standing height, which
+                    // may have no other view).
                     if width > 1, height > 1 {
                         let sx = p.x - 0.5, sy = p.y - 0.5
                         let x0 = min(max(Int(sx.rounded(.down)), 0), width - 2)
@@ -67,7 +69,9 @@ struct VoxelUpdater: Sendable {
                         let i = y0 * width + x0
                         let d00 = depth[i], d10 = depth[i + 1], d01 = depth[i + width], d11 = depth[i + width + 1]
                         let lo = min(min(d00, d10), min(d01, d11)), hi = max(max(d00, d10), max(d01, d11))
-                        if lo > 0, hi - lo < consistentSpread {
+                        if lo > 0, hi - lo < consistentSpread
+                            || Self.isSmoothRamp(depth, x0: x0, y0: y0, width: width, height: height,
+                                                 tolerance: consistentSpread * 0.5) {
                             let ax = sx - Float(x0), ay = sy - Float(y0)
                             measured = (d00 * (1 - ax) + d10 * ax) * (1 - ay) + (d01 * (1 - ax) + d11 * ax) * ay
                         } else { continue }
@@ -99,5 +103,24 @@ struct VoxelUpdater: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether the 2 × 2 pixels from (`x0`, `y0`) lie on a smooth surface however steep: along
+    /// both rows and both columns through them, four consecutive depths (one more pixel on each
+    /// side) are all present and bend by less than `tolerance` (second differences). A surface
+    /// seen at a grazing angle passes; a depth edge, whose depths jump between two pixels and stay
+    /// level on either side, does not.
+    @inline(__always)
+    static func isSmoothRamp(_ depth: UnsafeBufferPointer<Float>, x0: Int, y0: Int, width: Int, height: Int,
+                             tolerance: Float) -> Bool {
+        guard x0 >= 1, y0 >= 1, x0 + 2 < width, y0 + 2 < height else { return false }
+        func straight(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Bool {
+            a > 0 && b > 0 && c > 0 && d > 0 && abs(a - 2 * b + c) < tolerance && abs(b - 2 * c + d) < tolerance
+        }
+        let i = y0 * width + x0, j = i + width  // the 2 × 2's top-left and bottom-left pixels
+        return straight(depth[i - 1], depth[i], depth[i + 1], depth[i + 2])
+            && straight(depth[j - 1], depth[j], depth[j + 1], depth[j + 2])
+            && straight(depth[i - width], depth[i], depth[j], depth[j + width])
+            && straight(depth[i + 1 - width], depth[i + 1], depth[j + 1], depth[j + 1 + width])
     }
 }
