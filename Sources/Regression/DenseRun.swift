@@ -43,7 +43,6 @@ public struct DenseRun: Sendable {
                            log: @Sendable (String) -> Void = { _ in }) throws -> DenseRun {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
-        let photos = registered.map { imagesDirectory.appendingPathComponent($0.name) }
         var masks: [String: GrayImage] = [:]
         if options.useMasks {
             for image in registered {
@@ -59,7 +58,11 @@ public struct DenseRun: Sendable {
         // sparse points' depth, over every point seen by a view with depth.
         var sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
         if options.useDepthSidecars {
-            if frameDepth.isEmpty { warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description) }
+            if frameDepth.isEmpty {
+                // Every photo of the scene owns its sidecars, registered or not.
+                let photos = scene.images.map { imagesDirectory.appendingPathComponent($0.name) }
+                warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description)
+            }
             for (index, image) in scene.images.enumerated() where image.isRegistered {
                 if let known = frameDepth[image.name] {
                     sidecars.append((image, index, known))
