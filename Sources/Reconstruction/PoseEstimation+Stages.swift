@@ -54,7 +54,9 @@ extension PoseEstimation {
         do {
             let data: Data
             switch source.content {
-            case .file(let url): data = try Data(contentsOf: url)
+            case .file(let url):
+                data = try Data(contentsOf: url)
+                if data.isEmpty { return .failure(InvalidImage(name: source.name, reason: "the file is empty (0 bytes)")) }
             case .pixels(let image): data = try ImageCodec.encode(image, as: .png)
             }
             var features = try extractor.extract(encoded: data)

@@ -21,6 +21,7 @@ final class PoseEstimationInputTests: XCTestCase {
             XCTAssertEqual(usable, 1)
             XCTAssertEqual(invalid.map(\.name), ["empty.jpg", "text.png", "missing.jpg"])
             XCTAssertTrue("\(error)".contains("empty.jpg"))
+            XCTAssertEqual(invalid.first?.reason, "the file is empty (0 bytes)")
         }
     }
 }
