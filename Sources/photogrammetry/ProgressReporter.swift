@@ -106,9 +106,7 @@ final class ProgressReporter {
             return
         }
         print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
-        for image in scene.images where !image.isRegistered {
-            print("  not registered: \(image.name): \(image.unregisteredReason ?? "unknown")")
-        }
+        for line in scene.unregisteredLines { print(line) }
         print("wrote \(output.path)/poses.json, colmap/, transforms.json")
     }
 }

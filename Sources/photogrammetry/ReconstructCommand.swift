@@ -159,9 +159,7 @@ struct ReconstructCommand: ParsableCommand {
             for bad in report.invalidImages { FileHandle.standardError.write(Data("warning: skipped \(bad.name): \(bad.reason)\n".utf8)) }
             scene = report.scene
             FileHandle.standardError.write(Data("registered \(scene.registeredCount)/\(scene.images.count) images\n".utf8))
-            for image in scene.images where !image.isRegistered && !report.invalidImages.contains(where: { $0.name == image.name }) {
-                FileHandle.standardError.write(Data("  not registered: \(image.name): \(image.unregisteredReason ?? "unknown")\n".utf8))
-            }
+            for line in scene.unregisteredLines { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         var options = DenseRun.Options()
         options.stereo.maxImageDimension = stereoImageSize
