@@ -27,10 +27,13 @@ public struct JobFacts: Sendable, Equatable {
 /// The pose part was fitted to peak resident memory of `photogrammetry poses` on synthetic
 /// captures (30 views of 320×240 to 1600×1200, and 60 of 640×480, within 5 %): a fixed base, a
 /// feature-extraction workspace per thread that grows with the largest photo, and the features of
-/// every photo, which the matcher keeps. The model part (dense stereo at up to 768 px, surface,
-/// texture baking at the largest requested level) rests on two measurements only: a preview model
-/// of 30 views of 320×240 (252 MB peak for the whole job) and the dense stage on fountain-P11's 11
-/// views at 768×512 (366 MB); its texture term is an allowance for the larger levels, not a fit.
+/// every photo, which the matcher keeps. The model part (dense stereo at the size the largest
+/// requested level asks for, `DetailBudget.stereoImageDimension`; surface; texture baking at the
+/// largest requested level) rests on two measurements only: a preview model of 30 views of
+/// 320×240 (252 MB peak for the whole job) and the dense stage on fountain-P11's 11 views at
+/// 768×512 (366 MB); its texture term is an allowance for the larger levels, not a fit. A full
+/// model of fountain-P11 (11 photos of 3072×2048, stereo at 1536 px) peaked at 3.90 GB against
+/// 3.3 GB estimated (Benchmarks/dense.md).
 public struct JobCostModel: Sendable, Equatable {
     /// Pixels assumed for a photo whose header this model cannot read (12 MP).
     public static let unknownImagePixels = 12_000_000
@@ -51,8 +54,6 @@ public struct JobCostModel: Sendable, Equatable {
     /// texel of the largest requested texture (maps and baking buffers, default 24 bytes).
     public var modelBytesPerStereoPixel = 64
     public var modelBytesPerTexel = 24
-    /// Pixels of a photo at the stereo size (768 × 576: the longer side at most 768). Default 442 368.
-    public var stereoPixelLimit = 768 * 576
 
     public init() {}
 
@@ -65,15 +66,19 @@ public struct JobCostModel: Sendable, Equatable {
         let poses = Double(max(1, min(threads, max(1, facts.imageCount)))) * megapixels * Double(extractionBytesPerMegapixel)
             + Double(facts.imageCount) * features * Double(bytesPerFeature)
         var model = 0.0
-        let texels = (spec?.requests ?? []).compactMap { request -> Int? in
+        let budgets = (spec?.requests ?? []).compactMap { request -> DetailBudget? in
             guard case .model(let model) = request else { return nil }
-            let side = model.detail.budget(custom: model.custom ?? CustomDetailSpecification()).textureDimension.rawValue
-            return side * side
-        }.max()
-        if let texels {
-            let stereoPixels = min(facts.largestImagePixels, stereoPixelLimit)
+            return model.detail.budget(custom: model.custom ?? CustomDetailSpecification())
+        }
+        if let texels = budgets.map({ $0.textureDimension.rawValue * $0.textureDimension.rawValue }).max(),
+           let side = DetailBudget.stereoImageDimension(serving: budgets) {
+            let stereoPixels = min(facts.largestImagePixels, Self.stereoPixels(longestSide: side))
             model = Double(facts.imageCount * stereoPixels * modelBytesPerStereoPixel) + Double(texels * modelBytesPerTexel)
         }
         return Int(Double(baseBytes) + max(poses, model))
     }
+
+    /// Pixels of a 4:3 photo scaled to `longestSide` (the headers give a pixel count, not a shape):
+    /// 442 368 at 768 px.
+    public static func stereoPixels(longestSide: Int) -> Int { longestSide * (longestSide * 3 / 4) }
 }

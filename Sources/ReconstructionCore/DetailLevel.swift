@@ -45,6 +45,25 @@ public struct DetailBudget: Sendable, Hashable {
         self.textureDimension = textureDimension
         self.textureMaps = textureMaps
     }
+
+    /// Longest side of the photos dense stereo works on for a model of this budget, pixels
+    /// (photos are never scaled up): 768 px up to 50k triangles (preview, reduced), 1024 px up to
+    /// 100k (medium), 1536 px above (full, raw). Each step costs 1.4–2× the wall time; it gave
+    /// finer held-out detail on most captures measured (a vase +0.6 dB from 768 to 1024 px,
+    /// fountain-P11 +0.4 dB from 1024 to 1536) but not all (Herz-Jesus-P8 −0.07 dB), so the
+    /// levels that trade time for detail get the larger sizes. Benchmarks/dense.md ("Stereo
+    /// working size by detail level").
+    public var stereoImageDimension: Int {
+        if maximumTriangleCount <= 50_000 { return 768 }
+        if maximumTriangleCount <= 100_000 { return 1024 }
+        return 1536
+    }
+
+    /// The stereo size serving every budget in `budgets`: the largest they ask for (nil when
+    /// there are none).
+    public static func stereoImageDimension(serving budgets: some Sequence<DetailBudget>) -> Int? {
+        budgets.map(\.stereoImageDimension).max()
+    }
 }
 
 /// A square texture's edge, pixels.

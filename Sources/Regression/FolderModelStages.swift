@@ -9,10 +9,27 @@ import ReconstructionCore
 public struct FolderModelStages: ModelStages {
     public var dense: DenseRun.Options
     public var builder: TexturedModelBuilder.Options
+    /// Longest side of the photos for dense stereo, pixels. Nil (the default): the largest size
+    /// the run's requested detail levels ask for (`DetailBudget.stereoImageDimension`: 768 px for
+    /// preview and reduced, 1024 for medium, 1536 for full and raw), replacing
+    /// `dense.stereo.maxImageDimension`. The session runs dense stereo once for all requests.
+    public var stereoImageDimension: Int?
 
-    public init(dense: DenseRun.Options = .init(), builder: TexturedModelBuilder.Options = .init()) {
+    public init(dense: DenseRun.Options = .init(), builder: TexturedModelBuilder.Options = .init(),
+                stereoImageDimension: Int? = nil) {
         self.dense = dense
         self.builder = builder
+        self.stereoImageDimension = stereoImageDimension
+    }
+
+    /// The dense options a run with models at `details` uses: `dense` with the stereo size
+    /// resolved (see `stereoImageDimension`).
+    public func denseOptions(for details: [DetailLevel], custom: CustomDetailSpecification) -> DenseRun.Options {
+        var options = dense
+        if let size = stereoImageDimension ?? DetailBudget.stereoImageDimension(serving: details.map { $0.budget(custom: custom) }) {
+            options.stereo.maxImageDimension = size
+        }
+        return options
     }
 
     public func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification) throws {
@@ -23,8 +40,9 @@ public struct FolderModelStages: ModelStages {
                     custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>] {
         let folder = try Self.imagesDirectory(of: samples)
         // Dense stereo, depth fusion and meshing; checkpointed with everything they read.
-        let dense = try context.checkpointedSurface(.dense, inputs: ["\(self.dense)"] + Self.sidecarFingerprints(in: folder)) { _ in
-            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: self.dense)
+        let denseOptions = denseOptions(for: requests.map(\.detail), custom: custom)
+        let dense = try context.checkpointedSurface(.dense, inputs: ["\(denseOptions)"] + Self.sidecarFingerprints(in: folder)) { _ in
+            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions)
             return SurfaceStageOutput(mesh: run.surface.mesh, metresPerUnit: run.metresPerUnit)
         }
         let surface = try context.stage(.surface) { _ -> TriangleMesh in

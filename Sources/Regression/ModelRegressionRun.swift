@@ -23,7 +23,9 @@ public struct ModelRegressionRun: Sendable {
         let scene = poses.estimation.scene
         var metrics: [String: Double] = [:]
         let denseStarted = Date()
-        let dense = try DenseRun.run(scene: scene, imagesDirectory: capture.imagesDirectory, log: log)
+        var options = DenseRun.Options()
+        options.stereo.maxImageDimension = detail.budget().stereoImageDimension
+        let dense = try DenseRun.run(scene: scene, imagesDirectory: capture.imagesDirectory, options: options, log: log)
         metrics[Metric.denseSeconds] = Date().timeIntervalSince(denseStarted)
         if let meshURL = capture.groundTruthMesh {
             let truth = GroundTruth(poses: capture.groundTruthPoses, meshURL: meshURL)

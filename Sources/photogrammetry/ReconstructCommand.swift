@@ -81,8 +81,8 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Also write PNG pictures of the mesh seen through two of the cameras: PREFIX-1.png, PREFIX-2.png.")
     var preview: String?
 
-    @Option(help: "Longest side of the images used for stereo, pixels.")
-    var stereoImageSize = 1024
+    @Option(help: "Longest side of the images used for stereo, pixels (never scaled up). Default: by --detail: 768 for preview and reduced, 1024 for medium (and for a .ply mesh), 1536 for full and raw; a custom level by its polygon cap (up to 50k: 768, 100k: 1024, more: 1536).")
+    var stereoImageSize: Int?
 
     @Flag(help: "Ignore depth sidecars (photos only).")
     var noDepth = false
@@ -119,7 +119,7 @@ struct ReconstructCommand: ParsableCommand {
             throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from (without --lidar-points)")
         }
         if holdOutEvery < 0 || holdOutEvery == 1 { throw ValidationError("--hold-out-every must be 0 (off) or at least 2") }
-        if stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
+        if let stereoImageSize, stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
         if !writesMesh {
             do { try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch {
@@ -128,6 +128,15 @@ struct ReconstructCommand: ParsableCommand {
         } else if detailOptions.isGiven {
             throw ValidationError("--detail and the custom options apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")
         }
+    }
+
+    /// --stereo-image-size, else the size the model's detail level asks for; a `.ply` mesh, which
+    /// has no level, gets 1024 px.
+    private func resolvedStereoImageSize() throws -> Int {
+        if let stereoImageSize { return stereoImageSize }
+        if writesMesh { return 1024 }
+        let (level, custom) = try detailOptions.resolved()
+        return level.budget(custom: custom).stereoImageDimension
     }
 
     /// A `.ply` output is the dense mesh itself; anything else is a model.
@@ -162,7 +171,7 @@ struct ReconstructCommand: ParsableCommand {
             for line in scene.unregisteredLines { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         var options = DenseRun.Options()
-        options.stereo.maxImageDimension = stereoImageSize
+        options.stereo.maxImageDimension = try resolvedStereoImageSize()
         options.useDepthSidecars = !noDepth
         options.useStereo = !noStereo
         options.posesAreMetric = knownMetricPoses

@@ -32,4 +32,14 @@ final class DetailRequestTests: XCTestCase {
         }
         XCTAssertThrowsError(try TextureMaps.parse(" , "))
     }
+
+    func testStereoSizeGrowsWithTheTriangleBudgetAndServesTheLargestRequest() throws {
+        let sizes = DetailLevel.allCases.filter { $0 != .custom }.map { $0.budget().stereoImageDimension }
+        XCTAssertEqual(sizes, [768, 768, 1024, 1536, 1536], "preview, reduced, medium, full, raw")
+        let custom = try CustomDetailSpecification(maximumPolygonCount: 80_000, textureSize: 2048, jpegQuality: nil, maps: .all)
+        XCTAssertEqual(DetailLevel.custom.budget(custom: custom).stereoImageDimension, 1024)
+        XCTAssertEqual(DetailBudget.stereoImageDimension(serving: [DetailLevel.preview, .full, .reduced].map { $0.budget() }), 1536)
+        XCTAssertEqual(DetailBudget.stereoImageDimension(serving: [DetailLevel.preview.budget()]), 768)
+        XCTAssertNil(DetailBudget.stereoImageDimension(serving: [DetailBudget]()))
+    }
 }
