@@ -53,15 +53,16 @@ public struct ETAEstimator: Sendable {
 
     /// Weights of the dense, surface, model and export stages on the same scale as
     /// `poseStageWeights` (measured on fountain-P11 and a 24-view synthetic capture: stereo about
-    /// 5.5 s of CPU per view at 1024 px, fusion a tenth of that, baking and writing a few seconds
-    /// per model).
-    public static func modelStageWeights(imageCount: Int, modelCount: Int,
+    /// 5.5 s of CPU per view at 1024 px, growing with the pixel count, i.e. the square of
+    /// `stereoImageDimension`; fusion a tenth of that; baking and writing a few seconds per model).
+    public static func modelStageWeights(imageCount: Int, modelCount: Int, stereoImageDimension: Int = 1024,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]
     {
         let cores = Double(max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)))
         let parallel = 0.95 * cores
-        return [(.dense, 5.5 * Double(imageCount) / parallel),
+        let stereoScale = pow(Double(max(1, stereoImageDimension)) / 1024, 2)
+        return [(.dense, 5.5 * stereoScale * Double(imageCount) / parallel),
                 (.surface, 0.5 * Double(imageCount) / parallel),
                 (.model, (4 + 0.2 * Double(imageCount)) * Double(modelCount) / parallel),
                 (.export, 1.0 * Double(modelCount))]

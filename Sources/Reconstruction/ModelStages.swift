@@ -14,6 +14,16 @@ public protocol ModelStages: Sendable {
     /// Returns, per request in order, the written file or why it failed.
     func run(scene: SparseScene, samples: [PhotogrammetrySample], requests: [ModelRequest],
              custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>]
+
+    /// Longest side of the photos the dense stage will work on for models at `details`, pixels,
+    /// for the session's time estimate. Default: the largest `DetailBudget.stereoImageDimension`.
+    func stereoImageDimension(for details: [DetailLevel], custom: CustomDetailSpecification) -> Int
+}
+
+extension ModelStages {
+    public func stereoImageDimension(for details: [DetailLevel], custom: CustomDetailSpecification) -> Int {
+        DetailBudget.stereoImageDimension(serving: details.map { $0.budget(custom: custom) }) ?? 1024
+    }
 }
 
 /// One model request's parameters.

@@ -52,9 +52,13 @@ final class SessionRun: @unchecked Sendable {
         var weights = ETAEstimator.poseStageWeights(
             imageCount: samples.count, pairCount: options.pairSelection.estimatedPairCount(imageCount: samples.count),
             workers: options.workers)
-        let modelCount = runnable.filter { if case .modelFile = $0 { return true } else { return false } }.count
-        if modelCount > 0 {
-            weights += ETAEstimator.modelStageWeights(imageCount: samples.count, modelCount: modelCount, workers: options.workers)
+        let modelDetails = runnable.compactMap { request -> DetailLevel? in
+            if case .modelFile(_, let detail, _) = request { return detail } else { return nil }
+        }
+        if let modelStages, !modelDetails.isEmpty {
+            let stereoSize = modelStages.stereoImageDimension(for: modelDetails, custom: configuration.customDetailSpecification)
+            weights += ETAEstimator.modelStageWeights(imageCount: samples.count, modelCount: modelDetails.count,
+                                                      stereoImageDimension: stereoSize, workers: options.workers)
         }
         eta = ETAEstimator(stages: weights)
     }

@@ -22,6 +22,10 @@ public struct FolderModelStages: ModelStages {
         self.stereoImageDimension = stereoImageDimension
     }
 
+    public func stereoImageDimension(for details: [DetailLevel], custom: CustomDetailSpecification) -> Int {
+        denseOptions(for: details, custom: custom).stereo.maxImageDimension
+    }
+
     /// The dense options a run with models at `details` uses: `dense` with the stereo size
     /// resolved (see `stereoImageDimension`).
     public func denseOptions(for details: [DetailLevel], custom: CustomDetailSpecification) -> DenseRun.Options {

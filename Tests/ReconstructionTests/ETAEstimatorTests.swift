@@ -57,4 +57,15 @@ final class ETAEstimatorTests: XCTestCase {
         XCTAssertEqual(doubled[.matching]! / weights[.matching]!, 231.0 / 55, accuracy: 1e-12)
         XCTAssertEqual(doubled[.mapping]! / weights[.mapping]!, 2, accuracy: 1e-12)
     }
+
+    func testTheDenseWeightGrowsWithTheStereoPixelCount() {
+        func weights(_ size: Int) -> [ProcessingStage: Double] {
+            Dictionary(uniqueKeysWithValues: ETAEstimator.modelStageWeights(imageCount: 11, modelCount: 1, stereoImageDimension: size, workers: 2)
+                .map { ($0.0, $0.weight) })
+        }
+        let base = weights(1024), full = weights(1536), preview = weights(768)
+        XCTAssertEqual(full[.dense]! / base[.dense]!, 2.25, accuracy: 1e-12)
+        XCTAssertEqual(preview[.dense]! / base[.dense]!, 0.5625, accuracy: 1e-12)
+        XCTAssertEqual(full[.model]!, base[.model]!, "baking does not depend on the stereo size")
+    }
 }

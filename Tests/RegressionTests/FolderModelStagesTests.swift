@@ -16,6 +16,8 @@ final class FolderModelStagesTests: XCTestCase {
 
         stages.stereoImageDimension = 640
         XCTAssertEqual(stages.denseOptions(for: [.full], custom: custom).stereo.maxImageDimension, 640, "an explicit size wins")
+        XCTAssertEqual(stages.stereoImageDimension(for: [.full], custom: custom), 640, "and the session's time estimate sees it")
+        XCTAssertEqual(FolderModelStages().stereoImageDimension(for: [.medium], custom: custom), 1024)
         // Only the stereo size changes; the checkpoint key (the options' description) differs with it.
         var expected = stages.dense
         expected.stereo.maxImageDimension = 640
