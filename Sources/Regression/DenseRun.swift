@@ -94,7 +94,7 @@ public struct DenseRun: Sendable {
         var guide: [SIMD3<Float>] = []
         let stereoStarted = Date()
         if options.useStereo {
-            log("dense stereo on \(registered.count) views")
+            log("dense stereo on \(registered.count) views, photos scaled to at most \(options.stereo.maxImageDimension) px")
             do {
                 let result = try DenseStereo(options: options.stereo).run(
                     DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks))
