@@ -7,6 +7,8 @@ import ReconstructionCore
 /// The session's dense, surface, model and export stages for photos in one folder (with their
 /// depth, mask and gravity sidecars): what `PhotogrammetrySession(input: folder)` installs.
 public struct FolderModelStages: ModelStages {
+    /// Dense options; their `stereo.maxImageDimension` gives way to `stereoImageDimension` (or,
+    /// when that is nil, to the requested levels' size) whenever there is a model request.
     public var dense: DenseRun.Options
     public var builder: TexturedModelBuilder.Options
     /// Longest side of the photos for dense stereo, pixels. Nil (the default): the largest size

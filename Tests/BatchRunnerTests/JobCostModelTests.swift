@@ -23,7 +23,7 @@ final class JobCostModelTests: XCTestCase {
 
     func testModelEstimatesMatchMeasuredPeaksWithinFifteenPercent() {
         // Peak resident memory of `photogrammetry reconstruct … --detail LEVEL` (two threads, stereo
-        // at the level's size), Benchmarks/dense.md; megabytes of 10⁶ bytes.
+        // at the level's size), Benchmarks/batch.md ("Memory estimate"); megabytes of 10⁶ bytes.
         let measured: [(images: Int, width: Int, height: Int, level: DetailLevel, megabytes: Double)] = [
             (11, 3072, 2048, .medium, 1613), (11, 3072, 2048, .full, 3995), (8, 3072, 2048, .medium, 1441), (8, 3072, 2048, .full, 3741),
             (40, 1024, 768, .preview, 1267), (40, 1024, 768, .medium, 2608), (40, 1024, 768, .full, 4281), (30, 320, 240, .preview, 252),
