@@ -1,6 +1,8 @@
 import CaptureIO
 import Foundation
+import Reconstruction
 import ReconstructionCore
+import Regression
 
 /// The size of a job's input, read from photo headers when it is enqueued.
 public struct JobFacts: Sendable, Equatable {
@@ -96,20 +98,18 @@ public struct JobCostModel: Sendable, Equatable {
     /// Longer side of a 4:3 image of `pixels` pixels.
     static func longerSide(pixels: Int) -> Int { Int((Double(pixels) * 4 / 3).squareRoot()) }
 
-    /// Pixels of the image SIFT's scale space starts from (`FeatureExtractor.Options`' defaults):
-    /// the photo scaled to at most 3200 px, doubled in each direction when its longer side is at
-    /// most 1600 px.
+    /// Pixels of the image SIFT's scale space starts from with `FeatureExtractor.Options`'
+    /// defaults: the photo scaled to at most 3200 px, doubled in each direction when its longer
+    /// side is at most 1600 px.
     public static func scaleSpacePixels(photoPixels: Int) -> Int {
-        let capped = min(photoPixels, pixels(longerSide: 3200))
-        return longerSide(pixels: capped) <= 1600 ? 4 * capped : capped
+        let extractor = FeatureExtractor.Options()
+        let capped = extractor.maxImageDimension > 0 ? min(photoPixels, pixels(longerSide: extractor.maxImageDimension)) : photoPixels
+        return longerSide(pixels: capped) <= extractor.fullScaleBelowDimension ? 4 * capped : capped
     }
 
-    /// Pixels of a photo decoded for baking a `textureSide` texture (`ModelRun.loadViews`: halved
-    /// up to three times while the longer side stays at least the texture's).
+    /// Pixels of a photo decoded for baking a `textureSide` texture (`ModelRun.bakingReduction`).
     public static func bakingPixels(photoPixels: Int, textureSide: Int) -> Int {
-        let longer = longerSide(pixels: photoPixels)
-        var reduction = 1
-        while reduction < 8 && longer / (reduction * 2) >= textureSide { reduction *= 2 }
+        let reduction = ModelRun.bakingReduction(photoLongerSide: longerSide(pixels: photoPixels), textureSide: textureSide)
         return photoPixels / (reduction * reduction)
     }
 }

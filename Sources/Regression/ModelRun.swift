@@ -85,6 +85,14 @@ public enum ModelRun {
         return try ModelExporter.write(package, to: output)
     }
 
+    /// The power-of-two reduction (1, 2, 4 or 8: what JPEG decodes directly) a photo is decoded at
+    /// for baking a `textureSide` texture: the largest that keeps its longer side at least that.
+    public static func bakingReduction(photoLongerSide: Int, textureSide: Int) -> Int {
+        var reduction = 1
+        while reduction < 8 && photoLongerSide / (reduction * 2) >= textureSide { reduction *= 2 }
+        return reduction
+    }
+
     /// The registered photos as baking views, decoded at the largest power-of-two reduction that
     /// keeps their longer side at least `longerSide` (the texture's size: finer photos add little),
     /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out.
@@ -96,9 +104,8 @@ public enum ModelRun {
             let url = imagesDirectory.appendingPathComponent(image.name)
             return Result {
                 let data = try Data(contentsOf: url)
-                let longer = max(image.intrinsics.width, image.intrinsics.height)
-                var reduction = 1
-                while reduction < 8 && longer / (reduction * 2) >= longerSide { reduction *= 2 }
+                let reduction = bakingReduction(photoLongerSide: max(image.intrinsics.width, image.intrinsics.height),
+                                                textureSide: longerSide)
                 let photo: RGBImage
                 do { photo = try ImageCodec.decodeRGB(data, reduction: reduction) } catch {
                     throw ModelRunError("\(url.path): \(error)")
