@@ -55,8 +55,6 @@ public struct ETAEstimator: Sendable {
     /// `poseStageWeights` (measured on fountain-P11 and a 24-view synthetic capture: stereo about
     /// 5.5 s of CPU per view at 1024 px, growing with the pixel count, i.e. the square of
     /// `stereoImageDimension`; fusion a tenth of that; baking and writing a few seconds per model).
-    /// The size is the stereo cap: photos smaller than it (never scaled up) make the dense weight
-    /// too large, which the estimator corrects once the dense stage reports progress.
     public static func modelStageWeights(imageCount: Int, modelCount: Int, stereoImageDimension: Int = 1024,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]

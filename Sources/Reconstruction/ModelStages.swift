@@ -15,13 +15,15 @@ public protocol ModelStages: Sendable {
     func run(scene: SparseScene, samples: [PhotogrammetrySample], requests: [ModelRequest],
              custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>]
 
-    /// Longest side of the photos the dense stage will work on for models at `details`, pixels,
-    /// for the session's time estimate. Default: the largest `DetailBudget.stereoImageDimension`.
-    func stereoImageDimension(for details: [DetailLevel], custom: CustomDetailSpecification) -> Int
+    /// Longest side of the photos the dense stage will work on for models at `details` from
+    /// `samples`, pixels, for the session's time estimate. Default: the largest
+    /// `DetailBudget.stereoImageDimension`.
+    func stereoImageDimension(for details: [DetailLevel], samples: [PhotogrammetrySample], custom: CustomDetailSpecification) -> Int
 }
 
 extension ModelStages {
-    public func stereoImageDimension(for details: [DetailLevel], custom: CustomDetailSpecification) -> Int {
+    public func stereoImageDimension(for details: [DetailLevel], samples: [PhotogrammetrySample],
+                                     custom: CustomDetailSpecification) -> Int {
         DetailBudget.stereoImageDimension(serving: details.map { $0.budget(custom: custom) }) ?? 1024
     }
 }

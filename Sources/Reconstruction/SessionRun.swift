@@ -56,7 +56,8 @@ final class SessionRun: @unchecked Sendable {
             if case .modelFile(_, let detail, _) = request { return detail } else { return nil }
         }
         if let modelStages, !modelDetails.isEmpty {
-            let stereoSize = modelStages.stereoImageDimension(for: modelDetails, custom: configuration.customDetailSpecification)
+            let stereoSize = modelStages.stereoImageDimension(for: modelDetails, samples: samples,
+                                                                custom: configuration.customDetailSpecification)
             weights += ETAEstimator.modelStageWeights(imageCount: samples.count, modelCount: modelDetails.count,
                                                       stereoImageDimension: stereoSize, workers: options.workers)
         }

@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import Meshing
 import ModelExport
@@ -24,18 +25,36 @@ public struct FolderModelStages: ModelStages {
         self.stereoImageDimension = stereoImageDimension
     }
 
-    public func stereoImageDimension(for details: [DetailLevel], custom: CustomDetailSpecification) -> Int {
-        denseOptions(for: details, custom: custom).stereo.maxImageDimension
+    public func stereoImageDimension(for details: [DetailLevel], samples: [PhotogrammetrySample],
+                                     custom: CustomDetailSpecification) -> Int {
+        denseOptions(for: details, custom: custom, largestPhotoSide: Self.largestPhotoSide(of: samples)).stereo.maxImageDimension
     }
 
     /// The dense options a run with models at `details` uses: `dense` with the stereo size
-    /// resolved (see `stereoImageDimension`).
-    public func denseOptions(for details: [DetailLevel], custom: CustomDetailSpecification) -> DenseRun.Options {
+    /// resolved (see `stereoImageDimension`), and no larger than `largestPhotoSide` when that is
+    /// known (photos are never scaled up, so the work is the same, and the checkpoint of a
+    /// preview and of a full model of small photos is shared).
+    public func denseOptions(for details: [DetailLevel], custom: CustomDetailSpecification,
+                             largestPhotoSide: Int? = nil) -> DenseRun.Options {
         var options = dense
         if let size = stereoImageDimension ?? DetailBudget.stereoImageDimension(serving: details.map { $0.budget(custom: custom) }) {
             options.stereo.maxImageDimension = size
         }
+        if let largestPhotoSide, largestPhotoSide > 0 {
+            options.stereo.maxImageDimension = min(options.stereo.maxImageDimension, largestPhotoSide)
+        }
         return options
+    }
+
+    /// The longer side of the largest photo among `samples`, from the files' headers; nil when a
+    /// sample is not a file or its header cannot be read (HEIC, a corrupt file).
+    static func largestPhotoSide(of samples: [PhotogrammetrySample]) -> Int? {
+        var largest = 0
+        for sample in samples {
+            guard let url = sample.url, let size = ImageDimensions.read(contentsOf: url) else { return nil }
+            largest = max(largest, size.width, size.height)
+        }
+        return largest > 0 ? largest : nil
     }
 
     public func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification) throws {
@@ -46,7 +65,7 @@ public struct FolderModelStages: ModelStages {
                     custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>] {
         let folder = try Self.imagesDirectory(of: samples)
         // Dense stereo, depth fusion and meshing; checkpointed with everything they read.
-        let denseOptions = denseOptions(for: requests.map(\.detail), custom: custom)
+        let denseOptions = denseOptions(for: requests.map(\.detail), custom: custom, largestPhotoSide: Self.largestPhotoSide(of: samples))
         let dense = try context.checkpointedSurface(.dense, inputs: ["\(denseOptions)"] + Self.sidecarFingerprints(in: folder)) { _ in
             let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions)
             return SurfaceStageOutput(mesh: run.surface.mesh, metresPerUnit: run.metresPerUnit)

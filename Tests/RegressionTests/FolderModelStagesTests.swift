@@ -1,3 +1,5 @@
+import CaptureIO
+import Foundation
 import Reconstruction
 import ReconstructionCore
 import Regression
@@ -16,13 +18,38 @@ final class FolderModelStagesTests: XCTestCase {
 
         stages.stereoImageDimension = 640
         XCTAssertEqual(stages.denseOptions(for: [.full], custom: custom).stereo.maxImageDimension, 640, "an explicit size wins")
-        XCTAssertEqual(stages.stereoImageDimension(for: [.full], custom: custom), 640, "and the session's time estimate sees it")
-        XCTAssertEqual(FolderModelStages().stereoImageDimension(for: [.medium], custom: custom), 1024)
+        XCTAssertEqual(stages.stereoImageDimension(for: [.full], samples: [], custom: custom), 640, "and the session's time estimate sees it")
+        XCTAssertEqual(FolderModelStages().stereoImageDimension(for: [.medium], samples: [], custom: custom), 1024)
         // Only the stereo size changes; the checkpoint key (the options' description) differs with it.
         var expected = stages.dense
         expected.stereo.maxImageDimension = 640
         XCTAssertEqual("\(stages.denseOptions(for: [.full], custom: custom))", "\(expected)")
         XCTAssertNotEqual("\(FolderModelStages().denseOptions(for: [.full], custom: custom))",
                           "\(FolderModelStages().denseOptions(for: [.preview], custom: custom))")
+    }
+
+    func testTheStereoSizeIsNoLargerThanTheLargestPhotoWhenEveryHeaderReads() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stereo-size-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func photo(_ name: String, _ width: Int, _ height: Int) throws -> URL {
+            let url = folder.appendingPathComponent(name)
+            try ImageCodec.encode(RGBImage(width: width, height: height, fill: (90, 120, 150))).write(to: url)
+            return url
+        }
+        let small = [try photo("a.png", 480, 360), try photo("b.png", 360, 640)]
+        let samples = small.enumerated().map { PhotogrammetrySample(id: $0.offset, image: .file($0.element)) }
+        let custom = CustomDetailSpecification()
+        let stages = FolderModelStages()
+        XCTAssertEqual(stages.stereoImageDimension(for: [.full], samples: samples, custom: custom), 640, "the larger photo's longer side")
+        XCTAssertEqual(stages.stereoImageDimension(for: [.preview], samples: samples, custom: custom), 640)
+        XCTAssertEqual("\(stages.denseOptions(for: [.full], custom: custom, largestPhotoSide: 640))",
+                       "\(stages.denseOptions(for: [.preview], custom: custom, largestPhotoSide: 640))",
+                       "a preview and a full model of small photos share the dense checkpoint")
+        // A header that does not read leaves the level's size alone.
+        let corrupt = folder.appendingPathComponent("c.jpg")
+        try Data("not a photo".utf8).write(to: corrupt)
+        let withCorrupt = samples + [PhotogrammetrySample(id: 9, image: .file(corrupt))]
+        XCTAssertEqual(stages.stereoImageDimension(for: [.full], samples: withCorrupt, custom: custom), 1536)
     }
 }
