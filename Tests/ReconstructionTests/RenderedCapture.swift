@@ -24,6 +24,15 @@ struct RenderedCapture {
 
     private static let textureSize = 256
 
+    /// Views rendered elsewhere (another scene), with their true poses.
+    init(intrinsics: CameraIntrinsics, worldFromCamera: [RigidTransform], images: [RGBImage]) {
+        width = intrinsics.width
+        height = intrinsics.height
+        self.intrinsics = intrinsics
+        self.worldFromCamera = worldFromCamera
+        self.images = images
+    }
+
     init(views: Int, width: Int = 640, height: Int = 480, seed: UInt64 = 7) {
         self.width = width
         self.height = height
@@ -61,35 +70,38 @@ struct RenderedCapture {
         self.images = images
     }
 
-    /// Multi-octave value noise with sharp discs: rich in SIFT features at many scales.
-    private static func texture(_ rng: inout SplitMix64) -> [Float] {
-        let size = textureSize
-        var image = [Float](repeating: 0, count: size * size)
-        for octave in 2..<7 {
-            let n = 1 << octave
-            let coarse = (0..<((n + 1) * (n + 1))).map { _ in Float(rng.uniform(0, 1)) }
+    /// Multi-octave value noise with sharp discs: rich in SIFT features at many scales. Row-major,
+    /// `width` × `height` texels in 0…1; octave k lays a grid of 2^k cells across the width (and as
+    /// many across the height as keep the cells square).
+    static func texture(width: Int = textureSize, height: Int = textureSize, octaves: Range<Int> = 2..<7, discs: Int = 40,
+                        discRadius: ClosedRange<Double> = 2...9, _ rng: inout SplitMix64) -> [Float] {
+        var image = [Float](repeating: 0, count: width * height)
+        for octave in octaves {
+            let n = 1 << octave, m = max(1, (n * height + width - 1) / width)
+            let coarse = (0..<((n + 1) * (m + 1))).map { _ in Float(rng.uniform(0, 1)) }
             let amplitude = Float(1 / pow(Double(octave), 0.7))
-            for py in 0..<size {
-                let fy = Float(py) * Float(n) / Float(size - 1)
-                let y0 = min(Int(fy), n - 1), ay = fy - Float(y0)
-                for px in 0..<size {
-                    let fx = Float(px) * Float(n) / Float(size - 1)
+            for py in 0..<height {
+                let fy = Float(py) * Float(m) / Float(height - 1)
+                let y0 = min(Int(fy), m - 1), ay = fy - Float(y0)
+                for px in 0..<width {
+                    let fx = Float(px) * Float(n) / Float(width - 1)
                     let x0 = min(Int(fx), n - 1), ax = fx - Float(x0)
                     let a = coarse[y0 * (n + 1) + x0], b = coarse[y0 * (n + 1) + x0 + 1]
                     let c = coarse[(y0 + 1) * (n + 1) + x0], d = coarse[(y0 + 1) * (n + 1) + x0 + 1]
-                    image[py * size + px] += amplitude * ((a * (1 - ax) + b * ax) * (1 - ay) + (c * (1 - ax) + d * ax) * ay)
+                    image[py * width + px] += amplitude * ((a * (1 - ax) + b * ax) * (1 - ay) + (c * (1 - ax) + d * ax) * ay)
                 }
             }
         }
         let lo = image.min()!, hi = image.max()!
         for i in image.indices { image[i] = (image[i] - lo) / (hi - lo) }
-        for _ in 0..<40 {
-            let cx = rng.uniform(0, Double(size)), cy = rng.uniform(0, Double(size)), r = rng.uniform(2, 9)
+        for _ in 0..<discs {
+            let cx = rng.uniform(0, Double(width)), cy = rng.uniform(0, Double(height))
+            let r = rng.uniform(discRadius.lowerBound, discRadius.upperBound)
             let value = Float(rng.uniform(0, 1))
-            for py in max(0, Int(cy - r))..<min(size, Int(cy + r) + 1) {
-                for px in max(0, Int(cx - r))..<min(size, Int(cx + r) + 1) {
+            for py in max(0, Int(cy - r))..<min(height, Int(cy + r) + 1) {
+                for px in max(0, Int(cx - r))..<min(width, Int(cx + r) + 1) {
                     let dx = Double(px) - cx, dy = Double(py) - cy
-                    if dx * dx + dy * dy < r * r { image[py * size + px] = value }
+                    if dx * dx + dy * dy < r * r { image[py * width + px] = value }
                 }
             }
         }
