@@ -36,8 +36,8 @@ public struct IncrementalMapper {
         /// (COLMAP's 1.1). Between them only the new image moves, so drift builds up; on a loop,
         /// where the model grows from the first pair in both directions and the two ends meet,
         /// too much drift at the meeting makes the closing adjustment settle in a twisted local
-        /// minimum (Benchmarks/pose-loops.md: 1.25 gave 79 mm median error on a courtyard walk, 1.1
-        /// gives 3.7 mm).
+        /// minimum (Benchmarks/pose-loops.md: 1.25 gave 76 mm median error on a courtyard walk, 1.1
+        /// gives 3.8 mm).
         public var globalAdjustmentGrowth = 1.1
         /// Bundle adjustment during growth.
         public var growthAdjustment: BundleAdjuster.Options = {
