@@ -53,9 +53,9 @@ enum CourtyardCapture {
             let angle = 2 * Double.pi * Double(i) / Double(views) + rng.uniform(-0.03, 0.03)
             let centre = SIMD3(loopRadius * cos(angle), loopRadius * sin(angle), 1.6 + rng.uniform(-0.1, 0.1))
             let yaw = angle + 20 * Double.pi / 180
-            let z = normalize(SIMD3(cos(yaw), sin(yaw), tan(8 * Double.pi / 180)))
-            let x = normalize(cross(z, [0, 0, 1]))
-            let y = cross(z, x)
+            let z = simd_normalize(SIMD3(cos(yaw), sin(yaw), tan(8 * Double.pi / 180)))
+            let x = simd_normalize(simd_cross3(z, [0, 0, 1]))
+            let y = simd_cross3(z, x)
             poses.append(RigidTransform(rotation: Matrix3(rowMajor: [x.x, y.x, z.x, x.y, y.y, z.y, x.z, y.z, z.z]),
                                         translation: Vector3(centre.x, centre.y, centre.z)))
             images.append(image(of: surfaces, intrinsics: k, axes: (x, y, z), centre: centre))
@@ -96,16 +96,18 @@ enum CourtyardCapture {
                     var nearest = Double.infinity
                     var colour = sky
                     for s in surfaces {
-                        let n = cross(s.u, s.v)
-                        let denom = dot(d, n)
+                        let n = simd_cross3(s.u, s.v)
+                        let denom = simd_dot(d, n)
                         guard abs(denom) > 1e-12 else { continue }
-                        let t = dot(s.origin - centre, n) / denom
+                        let t = simd_dot(s.origin - centre, n) / denom
                         guard t > 1e-6, t < nearest else { continue }
                         let rel = centre + t * d - s.origin
-                        let a = dot(rel, s.u) / dot(s.u, s.u), b = dot(rel, s.v) / dot(s.v, s.v)
+                        let a = simd_dot(rel, s.u) / simd_dot(s.u, s.u), b = simd_dot(rel, s.v) / simd_dot(s.v, s.v)
                         guard a >= 0, a <= 1, b >= 0, b <= 1 else { continue }
                         nearest = t
-                        colour = s.tint * Double(sample(s, a * Double(s.textureWidth - 1), b * Double(s.textureHeight - 1)))
+                        colour = s.tint * Double(RenderedCapture.bilinear(s.texture, width: s.textureWidth, height: s.textureHeight,
+                                                                                x: a * Double(s.textureWidth - 1),
+                                                                                y: b * Double(s.textureHeight - 1)))
                     }
                     sum += colour
                 }
@@ -118,18 +120,4 @@ enum CourtyardCapture {
         }
         return RGBImage(width: k.width, height: k.height, pixels: pixels)
     }
-
-    private static func sample(_ s: Surface, _ x: Double, _ y: Double) -> Float {
-        let x0 = min(s.textureWidth - 2, Int(x)), y0 = min(s.textureHeight - 2, Int(y))
-        let ax = Float(x - Double(x0)), ay = Float(y - Double(y0))
-        let t = s.texture, w = s.textureWidth
-        return (t[y0 * w + x0] * (1 - ax) + t[y0 * w + x0 + 1] * ax) * (1 - ay)
-            + (t[(y0 + 1) * w + x0] * (1 - ax) + t[(y0 + 1) * w + x0 + 1] * ax) * ay
-    }
-
-    private static func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
-    private static func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-    }
-    private static func normalize(_ a: SIMD3<Double>) -> SIMD3<Double> { a / dot(a, a).squareRoot() }
 }

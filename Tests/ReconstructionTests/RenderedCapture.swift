@@ -133,12 +133,8 @@ struct RenderedCapture {
                             let s = simd_dot(rel, rect.u) / simd_dot(rect.u, rect.u)
                             let w = simd_dot(rel, rect.v) / simd_dot(rect.v, rect.v)
                             guard s >= 0, s <= 1, w >= 0, w <= 1 else { continue }
-                            let fx = s * Double(size - 1), fy = w * Double(size - 1)
-                            let x0 = min(size - 2, Int(fx)), y0 = min(size - 2, Int(fy))
-                            let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
-                            let tex = rect.texture
-                            let value = (tex[y0 * size + x0] * (1 - ax) + tex[y0 * size + x0 + 1] * ax) * (1 - ay)
-                                + (tex[(y0 + 1) * size + x0] * (1 - ax) + tex[(y0 + 1) * size + x0 + 1] * ax) * ay
+                            let value = Self.bilinear(rect.texture, width: size, height: size,
+                                                      x: s * Double(size - 1), y: w * Double(size - 1))
                             colour = rect.colour * Double(value) * (0.35 + 0.65 * abs(simd_dot(n, light)))
                             best = t
                         }
@@ -153,6 +149,14 @@ struct RenderedCapture {
             }
         }
         return RGBImage(width: k.width, height: k.height, pixels: pixels)
+    }
+
+    /// A row-major texture sampled bilinearly at texel coordinates (x, y), clamped to its last cell.
+    static func bilinear(_ t: [Float], width: Int, height: Int, x: Double, y: Double) -> Float {
+        let x0 = min(width - 2, Int(x)), y0 = min(height - 2, Int(y))
+        let ax = Float(x - Double(x0)), ay = Float(y - Double(y0))
+        return (t[y0 * width + x0] * (1 - ax) + t[y0 * width + x0 + 1] * ax) * (1 - ay)
+            + (t[(y0 + 1) * width + x0] * (1 - ax) + t[(y0 + 1) * width + x0 + 1] * ax) * ay
     }
 
     /// Writes the views as PNG files `0000.png`, … into a new temporary folder.
@@ -171,8 +175,8 @@ struct RenderedCapture {
     var truth: [NamedPose] { worldFromCamera.indices.map { NamedPose(name: Self.name($0), worldFromCamera: worldFromCamera[$0]) } }
 }
 
-private func simd_dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
-private func simd_cross3(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+func simd_dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
+func simd_cross3(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }
-private func simd_normalize(_ a: SIMD3<Double>) -> SIMD3<Double> { a / simd_dot(a, a).squareRoot() }
+func simd_normalize(_ a: SIMD3<Double>) -> SIMD3<Double> { a / simd_dot(a, a).squareRoot() }
