@@ -91,16 +91,22 @@ extension PoseEstimation {
         let pairs = try options.pairSelection.pairs(for: inputs.map(\.features), retrieval: retrieval)
         let verifier = PairVerifier(options: options.verification)
         let matched = AtomicCounter()
-        let verified = parallelMap(pairs.count, workers: options.workers) { p -> TwoViewGeometry? in
+        // Pairs are verified in a spread-out order, not list order: the list puts an image's
+        // widest baselines (its costliest pairs, with the most RANSAC draws) together, so the
+        // stage's early rate would misjudge its remaining time. Results keep list order.
+        let order = spreadOrder(pairs.count)
+        let verifiedInOrder = parallelMap(pairs.count, workers: options.workers) { k -> TwoViewGeometry? in
             guard !control.isCancelled() else { return nil }
             defer { control.progress(Progress(stage: .matching, fraction: Double(matched.next() + 1) / Double(pairs.count))) }
-            let pair = pairs[p]
+            let pair = pairs[order[k]]
             let a = inputs[pair.first], b = inputs[pair.second]
             let calibrated = a.intrinsicsSource != .defaultGuess && b.intrinsicsSource != .defaultGuess
             return try? verifier.verify(pair: pair, features1: a.features, features2: b.features,
                                         intrinsics1: a.intrinsics, intrinsics2: b.intrinsics, calibrated: calibrated).get()
         }
         try control.checkCancellation()
+        var verified = [TwoViewGeometry?](repeating: nil, count: pairs.count)
+        for (k, p) in order.enumerated() { verified[p] = verifiedInOrder[k] }
         return MatchingStageOutput(geometries: verified.compactMap { $0 }, pairCount: pairs.count)
     }
 

@@ -17,6 +17,17 @@ public func parallelMap<T: Sendable>(_ count: Int, workers: Int, _ body: @Sendab
     return slots.values.map { $0! }
 }
 
+/// A permutation of `0..<count` that visits the range evenly, for work whose cost drifts along
+/// the range (so a prefix's rate predicts the rest): index `k` goes to `k * step mod count`, where
+/// `step` is the first integer from `count / φ` (φ the golden ratio) that is coprime with `count`.
+public func spreadOrder(_ count: Int) -> [Int] {
+    guard count > 2 else { return Array(0..<max(0, count)) }
+    func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+    var step = max(1, Int((Double(count) * 0.6180339887498949).rounded()))
+    while gcd(step, count) != 1 { step += 1 }
+    return (0..<count).map { $0 * step % count }
+}
+
 /// A lock-protected incrementing counter.
 public final class AtomicCounter: @unchecked Sendable {
     private var value = 0

@@ -17,6 +17,8 @@ import XCTest
 final class SessionETATests: XCTestCase {
     struct Attempt {
         var error: Double
+        /// The estimate, the truth and the stages' times, for the failure message.
+        var summary: String
         var othersShare: (first: Double, second: Double)
         /// Other processes took a different share of the CPU in the two halves, or a large one in
         /// either (their bursts then shift the stages' rates in ways the halves' averages hide).
@@ -48,7 +50,8 @@ final class SessionETATests: XCTestCase {
             throw XCTSkip("every attempt was disturbed by other processes (ETA errors "
                 + attempts.map { String(format: "%+.0f %%", 100 * $0.error) }.joined(separator: ", ") + ")")
         }
-        XCTAssertLessThanOrEqual(abs(decisive.error), 0.25, "ETA at half the progress within 25 % of the true remainder")
+        XCTAssertLessThanOrEqual(abs(decisive.error), 0.25,
+                                 "ETA at half the progress within 25 % of the true remainder: \(decisive.summary)")
     }
 
     private func measure(_ samples: [PhotogrammetrySample]) async throws -> Attempt {
@@ -93,11 +96,12 @@ final class SessionETATests: XCTestCase {
             print(String(format: "  t %6.2f s  progress %5.1f %%  estimate %@  true %6.2f s", t.element.time, 100 * t.element.fraction,
                          t.element.estimate.map { String(format: "%6.2f s", $0) } ?? "   -    ", end - t.element.time))
         }
-        print("stages: " + stages.map { String(format: "%@ %.2f s (cpu %.2f s)", $0.stage.rawValue, $0.seconds, $0.cpuSeconds) }
-            .joined(separator: ", "))
-        print(String(format: "ETA at %.1f %% (%@, t = %.2f s): %.2f s estimated, %.2f s true (error %+.1f %%); total %.2f s",
-                     100 * half.fraction, half.stage.rawValue, half.time, half.estimate, remainder, 100 * error, end))
-        return Attempt(error: error, othersShare: (CPUUsage.othersShare(from: usageAtStart, to: half.usage),
+        let summary = String(format: "at %.1f %% (%@, t = %.2f s): %.2f s estimated, %.2f s true (error %+.1f %%); total %.2f s; ",
+                             100 * half.fraction, half.stage.rawValue, half.time, half.estimate, remainder, 100 * error, end)
+            + stages.map { String(format: "%@ %.2f s (cpu %.2f s)", $0.stage.rawValue, $0.seconds, $0.cpuSeconds) }
+            .joined(separator: ", ")
+        print("ETA " + summary)
+        return Attempt(error: error, summary: summary, othersShare: (CPUUsage.othersShare(from: usageAtStart, to: half.usage),
                                                     CPUUsage.othersShare(from: half.usage, to: usageAtEnd)))
     }
 }
