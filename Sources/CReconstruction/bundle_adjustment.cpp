@@ -117,12 +117,12 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         for (int32_t i = 0; i < p->image_count; ++i) {
             double* pose = p->poses + 7 * i;
             if (!problem.HasParameterBlock(pose)) continue;
-            if (!p->pose_fixed[i]) ++variable_images;
             if (p->pose_fixed[i]) {
                 problem.SetParameterBlockConstant(pose);
                 problem.SetParameterBlockConstant(pose + 4);
                 continue;
             }
+            ++variable_images;
             problem.SetManifold(pose, new ceres::QuaternionManifold());
             if (i == p->scale_anchor_image)
                 problem.SetManifold(pose + 4, new ceres::SubsetManifold(3, {p->scale_anchor_axis}));

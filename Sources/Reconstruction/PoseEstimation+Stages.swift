@@ -91,9 +91,9 @@ extension PoseEstimation {
         let pairs = try options.pairSelection.pairs(for: inputs.map(\.features), retrieval: retrieval)
         let verifier = PairVerifier(options: options.verification)
         let matched = AtomicCounter()
-        // Pairs are verified in a spread-out order, not list order: the list puts an image's
-        // widest baselines (its costliest pairs, with the most RANSAC draws) together, so the
-        // stage's early rate would misjudge its remaining time. Results keep list order.
+        // Pairs are verified in a spread-out order, not list order: the list groups each image's
+        // pairs, whose costs differ (wide or non-overlapping pairs run the most RANSAC draws), so
+        // the stage's early rate would misjudge its remaining time. Results keep list order.
         let order = spreadOrder(pairs.count)
         let verifiedInOrder = parallelMap(pairs.count, workers: options.workers) { k -> TwoViewGeometry? in
             guard !control.isCancelled() else { return nil }
