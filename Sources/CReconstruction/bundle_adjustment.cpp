@@ -131,8 +131,8 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         ceres::Solver::Options solver;
         // The reduced camera system has one row block per variable pose (fixed ones leave it).
         // Dense Schur assembles it faster than sparse Schur's block map: on 200- and 400-view
-        // orbits the global adjustments took half and two thirds of the time (Benchmarks/
-        // scaling.md); its O(n³) factorisation only catches up near a thousand poses.
+        // orbits the last global adjustment took 61 % and 65 % of the time (Benchmarks/
+        // scaling.md); its O(n³) factorisation would catch up near a thousand poses (extrapolated).
         solver.linear_solver_type = variable_images <= kDenseSchurMaxImages ? ceres::DENSE_SCHUR : ceres::SPARSE_SCHUR;
         solver.max_num_iterations = options->max_iterations;
         solver.function_tolerance = options->function_tolerance;
