@@ -1,6 +1,7 @@
 // Bundle adjustment with Ceres: poses, points and (optionally) intrinsics, robust loss, gauge fixing.
 #include <ceres/ceres.h>
 #include <ceres/rotation.h>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -11,24 +12,44 @@ namespace {
 // Variable poses up to which the reduced camera system is solved densely.
 constexpr int32_t kDenseSchurMaxImages = 600;
 
-// Residual of one observation: projected point minus measured pixel.
-// Camera block: fx, fy, cx, cy, k1, k2. Pose: quaternion (w, x, y, z) and translation, camera from world.
+// Projection of a world point by a pose block (quaternion w, x, y, z, then translation; camera
+// from world) and a camera block (fx, fy, cx, cy, k1, k2), minus the measured pixel, weighted.
+template <typename T, typename C>
+void reprojection_residual(const C* camera, const T* pose, const T* point, double observed_x, double observed_y,
+                           double weight, T* residual) {
+    T p[3];
+    ceres::UnitQuaternionRotatePoint(pose, point, p);
+    p[0] += pose[4];
+    p[1] += pose[5];
+    p[2] += pose[6];
+    const T u = p[0] / p[2];
+    const T v = p[1] / p[2];
+    const T r2 = u * u + v * v;
+    const T distortion = T(1) + camera[4] * r2 + camera[5] * r2 * r2;
+    residual[0] = T(weight) * (camera[0] * u * distortion + camera[2] - T(observed_x));
+    residual[1] = T(weight) * (camera[1] * v * distortion + camera[3] - T(observed_y));
+}
+
+// Residual of one observation whose camera is refined: blocks camera (6), pose (7), point (3).
 struct ReprojectionError {
     double observed_x, observed_y, weight;
 
     template <typename T>
-    bool operator()(const T* camera, const T* quaternion, const T* translation, const T* point, T* residual) const {
-        T p[3];
-        ceres::UnitQuaternionRotatePoint(quaternion, point, p);
-        p[0] += translation[0];
-        p[1] += translation[1];
-        p[2] += translation[2];
-        const T u = p[0] / p[2];
-        const T v = p[1] / p[2];
-        const T r2 = u * u + v * v;
-        const T distortion = T(1) + camera[4] * r2 + camera[5] * r2 * r2;
-        residual[0] = T(weight) * (camera[0] * u * distortion + camera[2] - T(observed_x));
-        residual[1] = T(weight) * (camera[1] * v * distortion + camera[3] - T(observed_y));
+    bool operator()(const T* camera, const T* pose, const T* point, T* residual) const {
+        reprojection_residual(camera, pose, point, observed_x, observed_y, weight, residual);
+        return true;
+    }
+};
+
+// The same with the camera held fixed: its values are copied in, so automatic differentiation
+// carries derivatives for the pose and the point only (10 instead of 16 per residual).
+struct FixedCameraReprojectionError {
+    double camera[6];
+    double observed_x, observed_y, weight;
+
+    template <typename T>
+    bool operator()(const T* pose, const T* point, T* residual) const {
+        reprojection_residual(camera, pose, point, observed_x, observed_y, weight, residual);
         return true;
     }
 };
@@ -79,56 +100,104 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
     return rc::guarded(error, [&] {
         rc::require(p != nullptr && options != nullptr && summary != nullptr, "null argument");
         check_problem(p);
+        // The loss and the residuals' functors and cost functions live here, in a few large blocks,
+        // and outlive the problem, which refers to them without owning them (tens of thousands of
+        // residuals per adjustment would otherwise be as many small allocations to make and free).
+        std::unique_ptr<ceres::LossFunction> loss;
+        if (options->loss == RC_LOSS_HUBER) loss = std::make_unique<ceres::HuberLoss>(options->loss_scale_pixels);
+        if (options->loss == RC_LOSS_CAUCHY) loss = std::make_unique<ceres::CauchyLoss>(options->loss_scale_pixels);
+        using FixedCameraCost = ceres::AutoDiffCostFunction<FixedCameraReprojectionError, 2, 7, 3>;
+        using CameraCost = ceres::AutoDiffCostFunction<ReprojectionError, 2, 6, 7, 3>;
+        using FocalRatioCost = ceres::AutoDiffCostFunction<FocalRatioConstraint, 1, 6>;
+        std::vector<char> camera_fixed(p->camera_count);
+        for (int32_t c = 0; c < p->camera_count; ++c)
+            camera_fixed[c] = fixed_camera_parameters(p->camera_refine[c]).size() == 6;
+        int32_t fixed_camera_observations = 0;
+        for (int32_t o = 0; o < p->observation_count; ++o)
+            fixed_camera_observations += camera_fixed[p->image_camera[p->observation_image[o]]];
+        std::vector<FixedCameraReprojectionError> fixed_camera_functors;
+        std::vector<ReprojectionError> camera_functors;
+        std::vector<FocalRatioConstraint> focal_functors;
+        fixed_camera_functors.reserve(fixed_camera_observations);
+        camera_functors.reserve(p->observation_count - fixed_camera_observations);
+        focal_functors.reserve(p->camera_count);
+        std::deque<FixedCameraCost> fixed_camera_costs;
+        std::deque<CameraCost> camera_costs;
+        std::deque<FocalRatioCost> focal_costs;
+
         ceres::Problem::Options problem_options;
         problem_options.manifold_ownership = ceres::TAKE_OWNERSHIP;
-        problem_options.loss_function_ownership = ceres::TAKE_OWNERSHIP;
+        problem_options.loss_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
+        problem_options.cost_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
         ceres::Problem problem(problem_options);
 
+        // A camera block is refined when any of its parameters is; otherwise its values are folded
+        // into the residuals and it never becomes a parameter block.
+        std::vector<char> camera_added(p->camera_count, 0);
         for (int32_t o = 0; o < p->observation_count; ++o) {
             const int32_t image = p->observation_image[o];
-            const int32_t point = p->observation_point[o];
-            double* camera = p->cameras + 6 * p->image_camera[image];
+            const int32_t c = p->image_camera[image];
+            double* camera = p->cameras + 6 * c;
             double* pose = p->poses + 7 * image;
-            ceres::LossFunction* loss = nullptr;
-            if (options->loss == RC_LOSS_HUBER) loss = new ceres::HuberLoss(options->loss_scale_pixels);
-            if (options->loss == RC_LOSS_CAUCHY) loss = new ceres::CauchyLoss(options->loss_scale_pixels);
-            auto* cost = new ceres::AutoDiffCostFunction<ReprojectionError, 2, 6, 4, 3, 3>(
-                new ReprojectionError{p->observation_xy[2 * o], p->observation_xy[2 * o + 1],
-                                      p->observation_weight ? p->observation_weight[o] : 1.0});
-            problem.AddResidualBlock(cost, loss, camera, pose, pose + 4, p->points + 3 * point);
+            double* point = p->points + 3 * p->observation_point[o];
+            const double x = p->observation_xy[2 * o], y = p->observation_xy[2 * o + 1];
+            const double weight = p->observation_weight ? p->observation_weight[o] : 1.0;
+            if (camera_fixed[c]) {
+                fixed_camera_functors.push_back({{camera[0], camera[1], camera[2], camera[3], camera[4], camera[5]},
+                                                 x, y, weight});
+                auto& cost = fixed_camera_costs.emplace_back(&fixed_camera_functors.back(), ceres::DO_NOT_TAKE_OWNERSHIP);
+                problem.AddResidualBlock(&cost, loss.get(), pose, point);
+            } else {
+                camera_functors.push_back({x, y, weight});
+                auto& cost = camera_costs.emplace_back(&camera_functors.back(), ceres::DO_NOT_TAKE_OWNERSHIP);
+                problem.AddResidualBlock(&cost, loss.get(), camera, pose, point);
+                camera_added[c] = 1;
+            }
         }
 
         for (int32_t c = 0; c < p->camera_count; ++c) {
+            if (!camera_added[c]) continue;
             double* camera = p->cameras + 6 * c;
-            if (!problem.HasParameterBlock(camera)) continue;
             const auto fixed = fixed_camera_parameters(p->camera_refine[c]);
-            if (fixed.size() == 6) {
-                problem.SetParameterBlockConstant(camera);
-            } else {
-                if (!fixed.empty()) problem.SetManifold(camera, new ceres::SubsetManifold(6, fixed));
-                if (p->camera_refine[c] & RC_REFINE_FOCAL) {
-                    problem.AddResidualBlock(new ceres::AutoDiffCostFunction<FocalRatioConstraint, 1, 6>(
-                                                 new FocalRatioConstraint{camera[1] / camera[0], 1e3}),
-                                             nullptr, camera);
-                }
+            if (!fixed.empty()) problem.SetManifold(camera, new ceres::SubsetManifold(6, fixed));
+            if (p->camera_refine[c] & RC_REFINE_FOCAL) {
+                focal_functors.push_back({camera[1] / camera[0], 1e3});
+                problem.AddResidualBlock(&focal_costs.emplace_back(&focal_functors.back(), ceres::DO_NOT_TAKE_OWNERSHIP),
+                                         nullptr, camera);
             }
         }
+        // One block per pose (rotation and translation together, a 6-dimensional tangent space):
+        // the Schur complement then has one row block per pose instead of two, and Ceres' kernels
+        // specialised for 2-row residuals, 3-D points and 6-D poses apply.
+        using PoseManifold = ceres::ProductManifold<ceres::QuaternionManifold, ceres::EuclideanManifold<3>>;
+        using AnchorManifold = ceres::ProductManifold<ceres::QuaternionManifold, ceres::SubsetManifold>;
         int32_t variable_images = 0;
         for (int32_t i = 0; i < p->image_count; ++i) {
             double* pose = p->poses + 7 * i;
             if (!problem.HasParameterBlock(pose)) continue;
             if (p->pose_fixed[i]) {
                 problem.SetParameterBlockConstant(pose);
-                problem.SetParameterBlockConstant(pose + 4);
                 continue;
             }
             ++variable_images;
-            problem.SetManifold(pose, new ceres::QuaternionManifold());
             if (i == p->scale_anchor_image)
-                problem.SetManifold(pose + 4, new ceres::SubsetManifold(3, {p->scale_anchor_axis}));
+                problem.SetManifold(pose, new AnchorManifold(ceres::QuaternionManifold(),
+                                                             ceres::SubsetManifold(3, {p->scale_anchor_axis})));
+            else
+                problem.SetManifold(pose, new PoseManifold());
         }
 
         ceres::Solver::Options solver;
+        // Points first, then cameras and poses: the elimination order of the Schur complement,
+        // given so that Ceres does not search the problem's graph for one at every solve.
+        auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
+        for (int32_t point = 0; point < p->point_count; ++point)
+            if (problem.HasParameterBlock(p->points + 3 * point)) ordering->AddElementToGroup(p->points + 3 * point, 0);
+        for (int32_t i = 0; i < p->image_count; ++i)
+            if (problem.HasParameterBlock(p->poses + 7 * i)) ordering->AddElementToGroup(p->poses + 7 * i, 1);
+        for (int32_t c = 0; c < p->camera_count; ++c)
+            if (camera_added[c]) ordering->AddElementToGroup(p->cameras + 6 * c, 1);
+        solver.linear_solver_ordering = ordering;
         // The reduced camera system has one row block per variable pose (fixed ones leave it).
         // Dense Schur assembles it faster than sparse Schur's block map: on 200- and 400-view
         // orbits the last global adjustment took 61 % and 65 % of the time (Benchmarks/
