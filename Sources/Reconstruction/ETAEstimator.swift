@@ -35,12 +35,13 @@ public struct ETAEstimator: Sendable {
 
     /// Expected relative cost (wall seconds) of the pose stages. Measured on fountain-P11 (11
     /// photos of 6 megapixels, 55 pairs, 8192 features each) as CPU time, which other work on the
-    /// machine disturbs less than wall time: features 0.65 CPU-s per image, matching and
-    /// verification 0.10 CPU-s per pair (integer descriptor products), mapping 0.40 CPU-s per
-    /// image (with a global adjustment every 10 % of growth). Features and matching keep `workers`
-    /// threads busy (95 % of the time); mapping alternates serial steps (PnP, triangulation) with
-    /// 2-thread bundle adjustments (1.5 cores on average). Only the ratios matter: the estimator
-    /// learns the machine's speed as it goes.
+    /// machine disturbs less than wall time, relative to features at 0.65 CPU-s per image:
+    /// matching and verification 0.09 CPU-s per pair (integer descriptor products), mapping 0.22
+    /// CPU-s per image (a global adjustment every 10 % of growth; 0.24 on the development machine,
+    /// about 0.19 in CI runs, whose mapping is faster relative to features). Features and matching
+    /// keep `workers` threads busy (95 % of the time); mapping alternates serial steps (PnP,
+    /// triangulation) with 2-thread bundle adjustments (1.5 cores on average). Only the ratios
+    /// matter: the estimator learns the machine's speed as it goes.
     public static func poseStageWeights(imageCount: Int, pairCount: Int,
                                         workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]
@@ -48,8 +49,8 @@ public struct ETAEstimator: Sendable {
         let cores = Double(max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)))
         let parallel = 0.95 * cores, mapping = min(1.5, cores)
         return [(.features, 0.65 * Double(imageCount) / parallel),
-                (.matching, 0.10 * Double(pairCount) / parallel),
-                (.mapping, 0.40 * Double(imageCount) / mapping)]
+                (.matching, 0.09 * Double(pairCount) / parallel),
+                (.mapping, 0.22 * Double(imageCount) / mapping)]
     }
 
     /// Weights of the dense, surface, model and export stages on the same scale as
