@@ -41,10 +41,10 @@ struct ReprojectionError {
     }
 };
 
-// The same with the camera held fixed: its values are copied in, so automatic differentiation
+// The same with the camera held fixed: it is read as constants, so automatic differentiation
 // carries derivatives for the pose and the point only (10 instead of 16 per residual).
 struct FixedCameraReprojectionError {
-    double camera[6];
+    const double* camera;
     double observed_x, observed_y, weight;
 
     template <typename T>
@@ -131,9 +131,8 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         problem_options.cost_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
         ceres::Problem problem(problem_options);
 
-        // A camera block is refined when any of its parameters is; otherwise its values are folded
-        // into the residuals and it never becomes a parameter block.
-        std::vector<char> camera_added(p->camera_count, 0);
+        // A camera block is refined when any of its parameters is; otherwise its values are read
+        // as constants by the residuals and it never becomes a parameter block.
         for (int32_t o = 0; o < p->observation_count; ++o) {
             const int32_t image = p->observation_image[o];
             const int32_t c = p->image_camera[image];
@@ -143,21 +142,19 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
             const double x = p->observation_xy[2 * o], y = p->observation_xy[2 * o + 1];
             const double weight = p->observation_weight ? p->observation_weight[o] : 1.0;
             if (camera_fixed[c]) {
-                fixed_camera_functors.push_back({{camera[0], camera[1], camera[2], camera[3], camera[4], camera[5]},
-                                                 x, y, weight});
+                fixed_camera_functors.push_back({camera, x, y, weight});
                 auto& cost = fixed_camera_costs.emplace_back(&fixed_camera_functors.back(), ceres::DO_NOT_TAKE_OWNERSHIP);
                 problem.AddResidualBlock(&cost, loss.get(), pose, point);
             } else {
                 camera_functors.push_back({x, y, weight});
                 auto& cost = camera_costs.emplace_back(&camera_functors.back(), ceres::DO_NOT_TAKE_OWNERSHIP);
                 problem.AddResidualBlock(&cost, loss.get(), camera, pose, point);
-                camera_added[c] = 1;
             }
         }
 
         for (int32_t c = 0; c < p->camera_count; ++c) {
-            if (!camera_added[c]) continue;
             double* camera = p->cameras + 6 * c;
+            if (camera_fixed[c] || !problem.HasParameterBlock(camera)) continue;
             const auto fixed = fixed_camera_parameters(p->camera_refine[c]);
             if (!fixed.empty()) problem.SetManifold(camera, new ceres::SubsetManifold(6, fixed));
             if (p->camera_refine[c] & RC_REFINE_FOCAL) {
@@ -196,7 +193,8 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         for (int32_t i = 0; i < p->image_count; ++i)
             if (problem.HasParameterBlock(p->poses + 7 * i)) ordering->AddElementToGroup(p->poses + 7 * i, 1);
         for (int32_t c = 0; c < p->camera_count; ++c)
-            if (camera_added[c]) ordering->AddElementToGroup(p->cameras + 6 * c, 1);
+            if (!camera_fixed[c] && problem.HasParameterBlock(p->cameras + 6 * c))
+                ordering->AddElementToGroup(p->cameras + 6 * c, 1);
         solver.linear_solver_ordering = ordering;
         // The reduced camera system has one row block per variable pose (fixed ones leave it).
         // Dense Schur assembles it faster than sparse Schur's block map: on 200- and 400-view

@@ -69,6 +69,41 @@ final class BundleAdjusterTests: XCTestCase {
         XCTAssertEqual(problem.cameras[0].fy, 800, accuracy: 0.5)
     }
 
+    /// Photos from two cameras in one problem: one camera held, the other's focal length refined
+    /// from a wrong start. Only the refined one moves, to the truth, and the poses stay right.
+    func testHeldAndRefinedCamerasShareOneProblem() throws {
+        let scene = SyntheticScene(pointCount: 300, cameraCount: 6, seed: 13)
+        var problem = BundleAdjustmentProblem()
+        var wrong = scene.intrinsics
+        wrong.fx = 760
+        wrong.fy = 760
+        let held = problem.addCamera(scene.intrinsics, refine: [])
+        let refined = problem.addCamera(wrong, refine: [.focalLength])
+        for (i, pose) in scene.cameraFromWorld.enumerated() {
+            _ = problem.addImage(cameraFromWorld: pose, camera: i % 2 == 0 ? held : refined, fixed: i == 0)
+        }
+        problem.scaleAnchor = (image: 2, axis: 0)
+        for (p, x) in scene.points.enumerated() {
+            let index = problem.addPoint(x)
+            for c in scene.cameraFromWorld.indices {
+                let pixel = scene.pixel(point: p, camera: c)
+                problem.addObservation(image: c, point: index, x: pixel.x, y: pixel.y)
+            }
+        }
+        var options = BundleAdjuster.Options()
+        options.maxIterations = 100
+        options.functionTolerance = 1e-12
+        try BundleAdjuster(options: options).solve(&problem)
+        XCTAssertEqual(problem.cameras[held].fx, 800)
+        XCTAssertEqual(problem.cameras[held].fy, 800)
+        XCTAssertEqual(problem.cameras[refined].fx, 800, accuracy: 0.5)
+        XCTAssertEqual(problem.cameras[refined].fy, 800, accuracy: 0.5)
+        for (estimate, truth) in zip(problem.cameraFromWorld, scene.cameraFromWorld) {
+            XCTAssertLessThan((estimate.rotation.transposed * truth.rotation).rotationAngleDegrees, 0.01)
+            XCTAssertLessThan(estimate.cameraCentreInWorld.distance(to: truth.cameraCentreInWorld), 0.005)
+        }
+    }
+
     /// Two fixed cameras disagree about a point by 10 px; the point follows the heavier observation.
     func testObservationWeightsSetHowStronglyEachResidualPulls() throws {
         let scene = SyntheticScene(pointCount: 1, cameraCount: 2, seed: 3)
