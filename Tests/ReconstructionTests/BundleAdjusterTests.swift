@@ -54,17 +54,7 @@ final class BundleAdjusterTests: XCTestCase {
         let camera = problem.addCamera(wrong, refine: [.focalLength])
         for (i, pose) in scene.cameraFromWorld.enumerated() { _ = problem.addImage(cameraFromWorld: pose, camera: camera, fixed: i == 0) }
         problem.scaleAnchor = (image: 1, axis: 0)
-        for (p, x) in scene.points.enumerated() {
-            let index = problem.addPoint(x)
-            for c in scene.cameraFromWorld.indices {
-                let pixel = scene.pixel(point: p, camera: c)
-                problem.addObservation(image: c, point: index, x: pixel.x, y: pixel.y)
-            }
-        }
-        var options = BundleAdjuster.Options()
-        options.maxIterations = 100
-        options.functionTolerance = 1e-12
-        try BundleAdjuster(options: options).solve(&problem)
+        try solveWithExactObservations(scene, &problem)
         XCTAssertEqual(problem.cameras[0].fx, 800, accuracy: 0.5)
         XCTAssertEqual(problem.cameras[0].fy, 800, accuracy: 0.5)
     }
@@ -83,17 +73,7 @@ final class BundleAdjusterTests: XCTestCase {
             _ = problem.addImage(cameraFromWorld: pose, camera: i % 2 == 0 ? held : refined, fixed: i == 0)
         }
         problem.scaleAnchor = (image: 2, axis: 0)
-        for (p, x) in scene.points.enumerated() {
-            let index = problem.addPoint(x)
-            for c in scene.cameraFromWorld.indices {
-                let pixel = scene.pixel(point: p, camera: c)
-                problem.addObservation(image: c, point: index, x: pixel.x, y: pixel.y)
-            }
-        }
-        var options = BundleAdjuster.Options()
-        options.maxIterations = 100
-        options.functionTolerance = 1e-12
-        try BundleAdjuster(options: options).solve(&problem)
+        try solveWithExactObservations(scene, &problem)
         XCTAssertEqual(problem.cameras[held].fx, 800)
         XCTAssertEqual(problem.cameras[held].fy, 800)
         XCTAssertEqual(problem.cameras[refined].fx, 800, accuracy: 0.5)
@@ -140,5 +120,21 @@ final class BundleAdjusterTests: XCTestCase {
         XCTAssertThrowsError(try BundleAdjuster().solve(&problem)) { error in
             XCTAssertEqual((error as? ShimError)?.kind, .invalidArgument)
         }
+    }
+
+    /// Adds every point of `scene` at its true position, seen without noise by every camera, and
+    /// solves to a tight tolerance.
+    private func solveWithExactObservations(_ scene: SyntheticScene, _ problem: inout BundleAdjustmentProblem) throws {
+        for (p, x) in scene.points.enumerated() {
+            let index = problem.addPoint(x)
+            for c in scene.cameraFromWorld.indices {
+                let pixel = scene.pixel(point: p, camera: c)
+                problem.addObservation(image: c, point: index, x: pixel.x, y: pixel.y)
+            }
+        }
+        var options = BundleAdjuster.Options()
+        options.maxIterations = 100
+        options.functionTolerance = 1e-12
+        try BundleAdjuster(options: options).solve(&problem)
     }
 }
