@@ -72,6 +72,9 @@ public struct BundleAdjuster: Sendable {
         public var functionTolerance = 1e-6
         /// Solver threads.
         public var threads = 2
+        /// Compare every analytic or automatic Jacobian with numeric differences; a mismatch
+        /// fails the solve (for tests: it costs a numeric differentiation per evaluation).
+        public var checkGradients = false
         public init() {}
     }
 
@@ -100,7 +103,7 @@ public struct BundleAdjuster: Sendable {
             max_iterations: Int32(options.maxIterations),
             loss: options.loss == .trivial ? Int32(RC_LOSS_TRIVIAL) : options.loss == .huber ? Int32(RC_LOSS_HUBER) : Int32(RC_LOSS_CAUCHY),
             loss_scale_pixels: options.lossScalePixels, function_tolerance: options.functionTolerance,
-            num_threads: Int32(options.threads))
+            num_threads: Int32(options.threads), check_gradients: options.checkGradients ? 1 : 0)
         let anchor = problem.scaleAnchor
         try cameras.withUnsafeMutableBufferPointer { cameraBuffer in
             try poses.withUnsafeMutableBufferPointer { poseBuffer in

@@ -252,6 +252,7 @@ typedef struct {
     double loss_scale_pixels;   ///< where the robust loss starts to down-weight residuals
     double function_tolerance;  ///< relative cost change that stops the solver
     int32_t num_threads;
+    int32_t check_gradients;    ///< 1: compare every Jacobian with numeric differences (tests); a mismatch fails the solve
 } rc_bundle_options;
 
 typedef struct {
