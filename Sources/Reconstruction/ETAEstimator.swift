@@ -36,9 +36,9 @@ public struct ETAEstimator: Sendable {
     /// Expected relative cost (wall seconds) of the pose stages. Measured on fountain-P11 (11
     /// photos of 6 megapixels, 55 pairs, 8192 features each) as CPU time, which other work on the
     /// machine disturbs less than wall time, relative to features at 0.65 CPU-s per image:
-    /// matching and verification 0.09 CPU-s per pair (integer descriptor products), mapping 0.22
-    /// CPU-s per image (a global adjustment every 10 % of growth; 0.24 on the development machine,
-    /// about 0.19 in CI runs, whose mapping is faster relative to features). Features and matching
+    /// matching and verification 0.09 CPU-s per pair (integer descriptor products), mapping 0.18
+    /// CPU-s per image (a global adjustment every 10 % of growth; 0.16–0.25 on the development
+    /// machine, and CI runs have measured mapping faster relative to features). Features and matching
     /// keep `workers` threads busy (95 % of the time); mapping alternates serial steps (PnP,
     /// triangulation) with 2-thread bundle adjustments (1.5 cores on average). Only the ratios
     /// matter: the estimator learns the machine's speed as it goes.
@@ -50,7 +50,7 @@ public struct ETAEstimator: Sendable {
         let parallel = 0.95 * cores, mapping = min(1.5, cores)
         return [(.features, 0.65 * Double(imageCount) / parallel),
                 (.matching, 0.09 * Double(pairCount) / parallel),
-                (.mapping, 0.22 * Double(imageCount) / mapping)]
+                (.mapping, 0.18 * Double(imageCount) / mapping)]
     }
 
     /// Weights of the dense, surface, model and export stages on the same scale as
