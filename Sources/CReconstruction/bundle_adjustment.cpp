@@ -151,8 +151,8 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
     return rc::guarded(error, [&] {
         rc::require(p != nullptr && options != nullptr && summary != nullptr, "null argument");
         check_problem(p);
-        // The loss and the residuals' functors and cost functions live here, in a few large blocks,
-        // and outlive the problem, which refers to them without owning them (tens of thousands of
+        // The loss and the residuals' functors and cost functions live here, in blocks of many, and
+        // outlive the problem, which refers to them without owning them (tens of thousands of
         // residuals per adjustment would otherwise be as many small allocations to make and free).
         std::unique_ptr<ceres::LossFunction> loss;
         if (options->loss == RC_LOSS_HUBER) loss = std::make_unique<ceres::HuberLoss>(options->loss_scale_pixels);
@@ -162,13 +162,9 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         std::vector<char> camera_fixed(p->camera_count);
         for (int32_t c = 0; c < p->camera_count; ++c)
             camera_fixed[c] = fixed_camera_parameters(p->camera_refine[c]).size() == 6;
-        int32_t fixed_camera_observations = 0;
-        for (int32_t o = 0; o < p->observation_count; ++o)
-            fixed_camera_observations += camera_fixed[p->image_camera[p->observation_image[o]]];
-        std::vector<ReprojectionError> camera_functors;
-        std::vector<FocalRatioConstraint> focal_functors;
-        camera_functors.reserve(p->observation_count - fixed_camera_observations);
-        focal_functors.reserve(p->camera_count);
+        // Deques: what the problem points to never moves as they grow.
+        std::deque<ReprojectionError> camera_functors;
+        std::deque<FocalRatioConstraint> focal_functors;
         std::deque<FixedCameraReprojectionCost> fixed_camera_costs;
         std::deque<CameraCost> camera_costs;
         std::deque<FocalRatioCost> focal_costs;
