@@ -38,10 +38,10 @@ public struct ETAEstimator: Sendable {
     /// machine disturbs less than wall time, relative to features at 0.65 CPU-s per image:
     /// matching and verification 0.09 CPU-s per pair (integer descriptor products), mapping 0.18
     /// CPU-s per image (a global adjustment every 10 % of growth; 0.16–0.25 on the development
-    /// machine, and CI runs have measured mapping faster relative to features). Features and matching
-    /// keep `workers` threads busy (95 % of the time); mapping alternates serial steps (PnP,
-    /// triangulation) with 2-thread bundle adjustments (1.5 cores on average). Only the ratios
-    /// matter: the estimator learns the machine's speed as it goes.
+    /// machine, and CI runs have measured mapping faster relative to features). Features and
+    /// matching keep `workers` threads busy (95 % of the time); mapping alternates serial steps
+    /// (PnP, triangulation) with 2-thread bundle adjustments (1.5 cores on average). Only the
+    /// ratios matter: the estimator learns the machine's speed as it goes.
     public static func poseStageWeights(imageCount: Int, pairCount: Int,
                                         workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]
