@@ -48,10 +48,7 @@ final class BundleAdjusterTests: XCTestCase {
     func testRefinesAFocalLengthThatStartsWrong() throws {
         let scene = SyntheticScene(pointCount: 300, cameraCount: 5, seed: 12)
         var problem = BundleAdjustmentProblem()
-        var wrong = scene.intrinsics
-        wrong.fx = 760
-        wrong.fy = 760
-        let camera = problem.addCamera(wrong, refine: [.focalLength])
+        let camera = problem.addCamera(scene.intrinsicsWithWrongFocalLength, refine: [.focalLength])
         for (i, pose) in scene.cameraFromWorld.enumerated() { _ = problem.addImage(cameraFromWorld: pose, camera: camera, fixed: i == 0) }
         problem.scaleAnchor = (image: 1, axis: 0)
         try solveWithExactObservations(scene, &problem)
@@ -64,11 +61,8 @@ final class BundleAdjusterTests: XCTestCase {
     func testHeldAndRefinedCamerasShareOneProblem() throws {
         let scene = SyntheticScene(pointCount: 300, cameraCount: 6, seed: 13)
         var problem = BundleAdjustmentProblem()
-        var wrong = scene.intrinsics
-        wrong.fx = 760
-        wrong.fy = 760
         let held = problem.addCamera(scene.intrinsics, refine: [])
-        let refined = problem.addCamera(wrong, refine: [.focalLength])
+        let refined = problem.addCamera(scene.intrinsicsWithWrongFocalLength, refine: [.focalLength])
         for (i, pose) in scene.cameraFromWorld.enumerated() {
             _ = problem.addImage(cameraFromWorld: pose, camera: i % 2 == 0 ? held : refined, fixed: i == 0)
         }
@@ -169,5 +163,15 @@ final class BundleAdjusterTests: XCTestCase {
         options.maxIterations = 100
         options.functionTolerance = 1e-12
         try BundleAdjuster(options: options).solve(&problem)
+    }
+}
+
+private extension SyntheticScene {
+    /// The scene's intrinsics with the focal length 5 % short (760 instead of 800 px).
+    var intrinsicsWithWrongFocalLength: CameraIntrinsics {
+        var wrong = intrinsics
+        wrong.fx = 760
+        wrong.fy = 760
+        return wrong
     }
 }
