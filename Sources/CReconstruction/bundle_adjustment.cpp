@@ -1,6 +1,6 @@
 // Bundle adjustment with Ceres: poses, points and (optionally) intrinsics, robust loss, gauge fixing.
 #include <ceres/ceres.h>
-#include <ceres/rotation.h>
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -14,89 +14,93 @@ constexpr int32_t kDenseSchurMaxImages = 600;
 
 // Projection of a world point by a pose block (quaternion w, x, y, z, then translation; camera
 // from world) and a camera block (fx, fy, cx, cy, k1, k2), minus the measured pixel, weighted.
-template <typename T>
-void reprojection_residual(const T* camera, const T* pose, const T* point, double observed_x, double observed_y,
-                           double weight, T* residual) {
-    T p[3];
-    ceres::UnitQuaternionRotatePoint(pose, point, p);
-    p[0] += pose[4];
-    p[1] += pose[5];
-    p[2] += pose[6];
-    const T u = p[0] / p[2];
-    const T v = p[1] / p[2];
-    const T r2 = u * u + v * v;
-    const T distortion = T(1) + camera[4] * r2 + camera[5] * r2 * r2;
-    residual[0] = T(weight) * (camera[0] * u * distortion + camera[2] - T(observed_x));
-    residual[1] = T(weight) * (camera[1] * v * distortion + camera[3] - T(observed_y));
+// Writes the residual and each Jacobian asked for (row-major; null: not wanted): by the camera
+// (2×6), the pose (2×7, in the quaternion's four ambient coordinates) and the point (2×3).
+// Derivatives written out take a third of the time automatic differentiation did, and Jacobians
+// were the largest part of an adjustment after the linear solver. BundleAdjusterTests compare
+// them with numeric differences: in solves with `check_gradients`, and through
+// `rc_reprojection_jacobians` with steps that suit small parameters such as k2.
+void project_observation(const double* k, const double* q, const double* X, double observed_x, double observed_y,
+                         double weight, double* residuals, double* by_camera, double* by_pose, double* by_point) {
+    const double a = q[0], b = q[1], c = q[2], d = q[3];
+    // The rotation matrix of ceres::UnitQuaternionRotatePoint's formula (unit norm assumed).
+    const double R[9] = {1 - 2 * (c * c + d * d), 2 * (b * c - a * d),     2 * (a * c + b * d),
+                         2 * (a * d + b * c),     1 - 2 * (b * b + d * d), 2 * (c * d - a * b),
+                         2 * (b * d - a * c),     2 * (a * b + c * d),     1 - 2 * (b * b + c * c)};
+    double p[3];
+    for (int i = 0; i < 3; ++i) p[i] = R[3 * i] * X[0] + R[3 * i + 1] * X[1] + R[3 * i + 2] * X[2] + q[4 + i];
+    const double iz = 1 / p[2], u = p[0] * iz, v = p[1] * iz;
+    const double r2 = u * u + v * v;
+    const double distortion = 1 + k[4] * r2 + k[5] * r2 * r2;
+    residuals[0] = weight * (k[0] * u * distortion + k[2] - observed_x);
+    residuals[1] = weight * (k[1] * v * distortion + k[3] - observed_y);
+    if (by_camera != nullptr) {
+        const double row0[6] = {weight * u * distortion, 0, weight, 0, weight * k[0] * u * r2, weight * k[0] * u * r2 * r2};
+        const double row1[6] = {0, weight * v * distortion, 0, weight, weight * k[1] * v * r2, weight * k[1] * v * r2 * r2};
+        std::copy(row0, row0 + 6, by_camera);
+        std::copy(row1, row1 + 6, by_camera + 6);
+    }
+    if (by_pose == nullptr && by_point == nullptr) return;
+
+    // Residual by (u, v), then by p = R·X + t: A = ∂r/∂p (2×3).
+    const double dd = 2 * (k[4] + 2 * k[5] * r2);  // ∂distortion/∂(r²) · 2
+    const double du[2] = {weight * k[0] * (distortion + u * u * dd), weight * k[0] * u * v * dd};
+    const double dv[2] = {weight * k[1] * u * v * dd, weight * k[1] * (distortion + v * v * dd)};
+    double A[2][3];
+    for (int r = 0; r < 2; ++r) {
+        const double gu = r == 0 ? du[0] : dv[0], gv = r == 0 ? du[1] : dv[1];
+        A[r][0] = gu * iz;
+        A[r][1] = gv * iz;
+        A[r][2] = -(gu * u + gv * v) * iz;
+    }
+    if (by_pose != nullptr) {
+        // ∂p/∂(w, x, y, z) of the formula above, then ∂p/∂t = I.
+        const double x = X[0], y = X[1], z = X[2];
+        const double P[3][4] = {
+            {2 * (-d * y + c * z), 2 * (c * y + d * z), 2 * (-2 * c * x + b * y + a * z), 2 * (-2 * d * x - a * y + b * z)},
+            {2 * (d * x - b * z), 2 * (c * x - 2 * b * y - a * z), 2 * (b * x + d * z), 2 * (a * x - 2 * d * y + c * z)},
+            {2 * (-c * x + b * y), 2 * (d * x + a * y - 2 * b * z), 2 * (-a * x + d * y - 2 * c * z), 2 * (b * x + c * y)}};
+        for (int r = 0; r < 2; ++r) {
+            double* row = by_pose + 7 * r;
+            for (int j = 0; j < 4; ++j) row[j] = A[r][0] * P[0][j] + A[r][1] * P[1][j] + A[r][2] * P[2][j];
+            for (int j = 0; j < 3; ++j) row[4 + j] = A[r][j];
+        }
+    }
+    if (by_point != nullptr) {
+        for (int r = 0; r < 2; ++r)
+            for (int j = 0; j < 3; ++j) by_point[3 * r + j] = A[r][0] * R[j] + A[r][1] * R[3 + j] + A[r][2] * R[6 + j];
+    }
 }
 
-// Residual of one observation whose camera is refined: blocks camera (6), pose (7), point (3).
-struct ReprojectionError {
-    double observed_x, observed_y, weight;
+// The Jacobian pointer Ceres asks for, or null when it asks for none.
+inline double* wanted(double** jacobians, int block) { return jacobians == nullptr ? nullptr : jacobians[block]; }
 
-    template <typename T>
-    bool operator()(const T* camera, const T* pose, const T* point, T* residual) const {
-        reprojection_residual(camera, pose, point, observed_x, observed_y, weight, residual);
+// Residual of one observation whose camera is refined: blocks camera (6), pose (7), point (3).
+class CameraReprojectionCost final : public ceres::SizedCostFunction<2, 6, 7, 3> {
+public:
+    CameraReprojectionCost(double observed_x, double observed_y, double weight)
+        : observed_x_(observed_x), observed_y_(observed_y), weight_(weight) {}
+
+    bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
+        project_observation(parameters[0], parameters[1], parameters[2], observed_x_, observed_y_, weight_, residuals,
+                            wanted(jacobians, 0), wanted(jacobians, 1), wanted(jacobians, 2));
         return true;
     }
+
+private:
+    double observed_x_, observed_y_, weight_;
 };
 
-// The same with the camera held fixed (read as constants), the common case of known intrinsics,
-// with derivatives written out: they take a third of the time automatic differentiation did, and
-// Jacobians were the largest part of an adjustment after the linear solver. Solves with
-// `check_gradients` compare them with numeric ones (BundleAdjusterTests).
+// The same with the camera held fixed (read as constants, not a parameter block), the common
+// case of known intrinsics: blocks pose (7), point (3).
 class FixedCameraReprojectionCost final : public ceres::SizedCostFunction<2, 7, 3> {
 public:
     FixedCameraReprojectionCost(const double* camera, double observed_x, double observed_y, double weight)
         : camera_(camera), observed_x_(observed_x), observed_y_(observed_y), weight_(weight) {}
 
     bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
-        const double* q = parameters[0];  // w, x, y, z, then translation
-        const double* X = parameters[1];
-        const double a = q[0], b = q[1], c = q[2], d = q[3];
-        // The rotation matrix of UnitQuaternionRotatePoint's formula (unit norm assumed).
-        const double R[9] = {1 - 2 * (c * c + d * d), 2 * (b * c - a * d),     2 * (a * c + b * d),
-                             2 * (a * d + b * c),     1 - 2 * (b * b + d * d), 2 * (c * d - a * b),
-                             2 * (b * d - a * c),     2 * (a * b + c * d),     1 - 2 * (b * b + c * c)};
-        double p[3];
-        for (int i = 0; i < 3; ++i) p[i] = R[3 * i] * X[0] + R[3 * i + 1] * X[1] + R[3 * i + 2] * X[2] + q[4 + i];
-        const double* k = camera_;
-        const double iz = 1 / p[2], u = p[0] * iz, v = p[1] * iz;
-        const double r2 = u * u + v * v;
-        const double distortion = 1 + k[4] * r2 + k[5] * r2 * r2;
-        residuals[0] = weight_ * (k[0] * u * distortion + k[2] - observed_x_);
-        residuals[1] = weight_ * (k[1] * v * distortion + k[3] - observed_y_);
-        if (jacobians == nullptr || (jacobians[0] == nullptr && jacobians[1] == nullptr)) return true;
-
-        // Residual by (u, v), then by p = R·X + t: A = ∂r/∂p (2×3).
-        const double dd = 2 * (k[4] + 2 * k[5] * r2);  // ∂distortion/∂(r²) · 2
-        const double du[2] = {weight_ * k[0] * (distortion + u * u * dd), weight_ * k[0] * u * v * dd};
-        const double dv[2] = {weight_ * k[1] * u * v * dd, weight_ * k[1] * (distortion + v * v * dd)};
-        double A[2][3];
-        for (int r = 0; r < 2; ++r) {
-            const double gu = r == 0 ? du[0] : dv[0], gv = r == 0 ? du[1] : dv[1];
-            A[r][0] = gu * iz;
-            A[r][1] = gv * iz;
-            A[r][2] = -(gu * u + gv * v) * iz;
-        }
-        if (jacobians[0] != nullptr) {
-            // ∂p/∂(w, x, y, z) of the formula above, then ∂p/∂t = I.
-            const double x = X[0], y = X[1], z = X[2];
-            const double P[3][4] = {
-                {2 * (-d * y + c * z), 2 * (c * y + d * z), 2 * (-2 * c * x + b * y + a * z), 2 * (-2 * d * x - a * y + b * z)},
-                {2 * (d * x - b * z), 2 * (c * x - 2 * b * y - a * z), 2 * (b * x + d * z), 2 * (a * x - 2 * d * y + c * z)},
-                {2 * (-c * x + b * y), 2 * (d * x + a * y - 2 * b * z), 2 * (-a * x + d * y - 2 * c * z), 2 * (b * x + c * y)}};
-            for (int r = 0; r < 2; ++r) {
-                double* row = jacobians[0] + 7 * r;
-                for (int j = 0; j < 4; ++j) row[j] = A[r][0] * P[0][j] + A[r][1] * P[1][j] + A[r][2] * P[2][j];
-                for (int j = 0; j < 3; ++j) row[4 + j] = A[r][j];
-            }
-        }
-        if (jacobians[1] != nullptr) {
-            for (int r = 0; r < 2; ++r)
-                for (int j = 0; j < 3; ++j)
-                    jacobians[1][3 * r + j] = A[r][0] * R[j] + A[r][1] * R[3 + j] + A[r][2] * R[6 + j];
-        }
+        project_observation(camera_, parameters[0], parameters[1], observed_x_, observed_y_, weight_, residuals, nullptr,
+                            wanted(jacobians, 0), wanted(jacobians, 1));
         return true;
     }
 
@@ -157,16 +161,14 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         std::unique_ptr<ceres::LossFunction> loss;
         if (options->loss == RC_LOSS_HUBER) loss = std::make_unique<ceres::HuberLoss>(options->loss_scale_pixels);
         if (options->loss == RC_LOSS_CAUCHY) loss = std::make_unique<ceres::CauchyLoss>(options->loss_scale_pixels);
-        using CameraCost = ceres::AutoDiffCostFunction<ReprojectionError, 2, 6, 7, 3>;
         using FocalRatioCost = ceres::AutoDiffCostFunction<FocalRatioConstraint, 1, 6>;
         std::vector<char> camera_fixed(p->camera_count);
         for (int32_t c = 0; c < p->camera_count; ++c)
             camera_fixed[c] = fixed_camera_parameters(p->camera_refine[c]).size() == 6;
         // Deques: what the problem points to never moves as they grow.
-        std::deque<ReprojectionError> camera_functors;
         std::deque<FocalRatioConstraint> focal_functors;
         std::deque<FixedCameraReprojectionCost> fixed_camera_costs;
-        std::deque<CameraCost> camera_costs;
+        std::deque<CameraReprojectionCost> camera_costs;
         std::deque<FocalRatioCost> focal_costs;
 
         ceres::Problem::Options problem_options;
@@ -189,8 +191,7 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
                 auto& cost = fixed_camera_costs.emplace_back(camera, x, y, weight);
                 problem.AddResidualBlock(&cost, loss.get(), pose, point);
             } else {
-                camera_functors.push_back({x, y, weight});
-                auto& cost = camera_costs.emplace_back(&camera_functors.back(), ceres::DO_NOT_TAKE_OWNERSHIP);
+                auto& cost = camera_costs.emplace_back(x, y, weight);
                 problem.AddResidualBlock(&cost, loss.get(), camera, pose, point);
             }
         }
@@ -264,4 +265,10 @@ extern "C" int32_t rc_bundle_adjust(rc_bundle_problem* p, const rc_bundle_option
         if (!result.IsSolutionUsable())
             throw rc::Failure{RC_ESTIMATION_FAILED, "bundle adjustment failed: " + result.message};
     });
+}
+
+extern "C" void rc_reprojection_jacobians(const double* camera, const double* pose, const double* point,
+                                          double observed_x, double observed_y, double weight, double* residual,
+                                          double* by_camera, double* by_pose, double* by_point) {
+    project_observation(camera, pose, point, observed_x, observed_y, weight, residual, by_camera, by_pose, by_point);
 }

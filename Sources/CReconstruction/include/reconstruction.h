@@ -265,6 +265,15 @@ typedef struct {
 int32_t rc_bundle_adjust(rc_bundle_problem* problem, const rc_bundle_options* options,
                          rc_bundle_summary* summary, rc_error* error);
 
+/// One observation's weighted reprojection residual and its Jacobians, exactly as bundle
+/// adjustment evaluates them (for tests of the written-out derivatives). Inputs: camera (fx, fy,
+/// cx, cy, k1, k2), pose (unit quaternion w, x, y, z, then translation; camera from world), world
+/// point. Outputs, row-major: residual[2], by_camera[2×6], by_pose[2×7] (in the quaternion's four
+/// coordinates), by_point[2×3]; a null Jacobian output is skipped.
+void rc_reprojection_jacobians(const double* camera, const double* pose, const double* point, double observed_x,
+                               double observed_y, double weight, double* residual, double* by_camera,
+                               double* by_pose, double* by_point);
+
 // MARK: Multi-view stereo (PatchMatch)
 
 /// One view given to PatchMatch stereo, at its working resolution, as an undistorted pinhole
