@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libopengv-dev (the
-// five-point solver), libdnnl-dev (oneDNN: the descriptor-matching products), libheif-dev (HEIC, which OpenCV 4.6 cannot read; its header is
+// System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libdnnl-dev (oneDNN: the
+// descriptor-matching products), libheif-dev (HEIC, which OpenCV 4.6 cannot read; its header is
 // under the multiarch include folder) — see Scripts/install-deps.sh.
 // Only the C++ shim sees their headers; Swift reaches it through a plain C header.
 #if arch(arm64)
@@ -15,7 +15,7 @@ let systemIncludes = [
 ]
 let shimLibraries: [LinkerSetting] = [
     "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
-    "ceres", "glog", "gflags", "opengv", "dnnl", "gomp", "meshoptimizer", "embree3", "heif",
+    "ceres", "glog", "gflags", "dnnl", "gomp", "meshoptimizer", "embree3", "heif",
 ].map { .linkedLibrary($0) }
 
 let package = Package(

@@ -7,7 +7,6 @@ APT_PACKAGES=(
   libopencv-dev     # image decoding, SIFT, robust two-view and PnP estimators
   libceres-dev      # bundle adjustment (pulls in Eigen, glog, gflags)
   libeigen3-dev
-  libopengv-dev     # five-point relative pose solver (Nistér's) for the essential-matrix RANSAC
   libdnnl-dev       # oneDNN: descriptor matching as integer matrix products (CPU kernel chosen at run time)
   libopenblas-dev   # the BLAS/LAPACK Debian's alternatives give SuiteSparse, Ceres' sparse solver (> 64 photos)
   libmeshoptimizer-dev  # mesh decimation to the detail levels' triangle caps (quadric collapses)

@@ -1,12 +1,10 @@
-// RANSAC for the essential matrix around OpenGV's five-point solver (Nistér's, roots by Sturm
-// sequences). OpenCV's findEssentialMat finds the same models but its solver spends ~120 µs per
-// sample against ~25 µs here, and pairs that do not overlap run every iteration. Each new best
-// model is followed by samples from its own inliers (LO-RANSAC).
+// RANSAC for the essential matrix around our five-point solver (five_point.cpp). Pairs that do not
+// overlap run every iteration, so the cost per sample is most of what matching costs. Each new
+// best model is followed by samples from its own inliers (LO-RANSAC).
 // Inliers are scored as OpenCV scores them: squared Sampson distance ≤ threshold².
 #include "essential_ransac.hpp"
 
-#include <opengv/relative_pose/CentralRelativeAdapter.hpp>
-#include <opengv/relative_pose/methods.hpp>
+#include "five_point.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,13 +14,17 @@
 namespace rc {
 namespace {
 
-// Squared Sampson distance of x2ᵀ E x1 = 0 for normalised points (x, y, 1).
-inline double sampson2(const Eigen::Matrix3d& e, const double* p1, const double* p2) {
-    const Eigen::Vector3d x1(p1[0], p1[1], 1), x2(p2[0], p2[1], 1);
-    const Eigen::Vector3d ex1 = e * x1, etx2 = e.transpose() * x2;
-    const double c = x2.dot(ex1);
-    const double denominator = ex1[0] * ex1[0] + ex1[1] * ex1[1] + etx2[0] * etx2[0] + etx2[1] * etx2[1];
-    return denominator > 0 ? c * c / denominator : std::numeric_limits<double>::infinity();
+// The squared Sampson distance of x2ᵀ E x1 = 0 for normalised points (x, y, 1) when it is at most
+// `threshold2`, else −1: decided without a division, as most correspondences of most models are
+// outliers. `e` is row-major.
+inline double sampson2_within(const double* e, const double* p1, const double* p2, double threshold2) {
+    const double x = p1[0], y = p1[1], u = p2[0], v = p2[1];
+    const double ex0 = e[0] * x + e[1] * y + e[2], ex1 = e[3] * x + e[4] * y + e[5], ex2 = e[6] * x + e[7] * y + e[8];
+    const double etx0 = e[0] * u + e[3] * v + e[6], etx1 = e[1] * u + e[4] * v + e[7];
+    const double c = u * ex0 + v * ex1 + ex2;
+    const double denominator = ex0 * ex0 + ex1 * ex1 + etx0 * etx0 + etx1 * etx1;
+    if (!(denominator > 0) || !(c * c <= threshold2 * denominator)) return -1;
+    return c * c / denominator;
 }
 
 // Samples drawn from a new best model's inliers (LO-RANSAC's inner RANSAC, 10–20 in Chum et al.).
@@ -41,15 +43,19 @@ int64_t draws_needed(double inlier_ratio, double confidence, int64_t cap) {
 
 bool estimate_essential(const double* points1, const double* points2, int32_t count, double threshold,
                         double confidence, int32_t max_iterations, EssentialEstimate& out) {
-    opengv::bearingVectors_t bearings1(count), bearings2(count);
-    for (int32_t i = 0; i < count; ++i) {
-        bearings1[i] = Eigen::Vector3d(points1[2 * i], points1[2 * i + 1], 1).normalized();
-        bearings2[i] = Eigen::Vector3d(points2[2 * i], points2[2 * i + 1], 1).normalized();
-    }
-    const opengv::relative_pose::CentralRelativeAdapter adapter(bearings1, bearings2);
     const double threshold2 = threshold * threshold;
     std::mt19937_64 random(0x5eedu + static_cast<uint64_t>(count));  // reproducible runs
     std::vector<int> sample(5);
+    Eigen::Matrix3d models[10];
+    // The models of the five-point solver for the current sample.
+    const auto solve_sample = [&] {
+        Eigen::Vector2d x1[5], x2[5];
+        for (int k = 0; k < 5; ++k) {
+            x1[k] = {points1[2 * sample[k]], points1[2 * sample[k] + 1]};
+            x2[k] = {points2[2 * sample[k]], points2[2 * sample[k] + 1]};
+        }
+        return five_point_essentials(x1, x2, models);
+    };
     std::vector<uint8_t> mask(count);
     // A model's support, compared as COLMAP compares it: more inliers, then a smaller sum of
     // their squared Sampson distances. The second key matters when every correspondence is an
@@ -66,10 +72,12 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
     // model can no longer beat the best one.
     const auto score = [&](const Eigen::Matrix3d& e) {
         Support support{0, 0};
+        double rows[9];
+        for (int k = 0; k < 9; ++k) rows[k] = e(k / 3, k % 3);
         for (int32_t i = 0; i < count; ++i) {
             if (support.inliers + (count - i) < best.inliers) return Support{};
-            const double error = sampson2(e, points1 + 2 * i, points2 + 2 * i);
-            mask[i] = error <= threshold2;
+            const double error = sampson2_within(rows, points1 + 2 * i, points2 + 2 * i, threshold2);
+            mask[i] = error >= 0;
             if (mask[i]) {
                 ++support.inliers;
                 support.residual += error;
@@ -101,8 +109,7 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
     for (int64_t draw = 0; draw < needed; ++draw) {
         draw_sample(all);
         bool improved = false;
-        for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample))
-            improved |= consider(model.transpose());  // OpenGV's satisfies f1ᵀ E f2 = 0
+        for (int m = 0, n = solve_sample(); m < n; ++m) improved |= consider(models[m]);
         if (!improved) continue;
         // Local optimisation (LO-RANSAC's inner RANSAC): more samples drawn from the new best
         // model's inliers only, kept when they gain support, so that the inlier set does not
@@ -117,8 +124,7 @@ bool estimate_essential(const double* points1, const double* points2, int32_t co
                 best_changed = false;
             }
             draw_sample(support);
-            for (const Eigen::Matrix3d& model : opengv::relative_pose::fivept_nister(adapter, sample))
-                best_changed |= consider(model.transpose());
+            for (int m = 0, n = solve_sample(); m < n; ++m) best_changed |= consider(models[m]);
         }
         needed = draws_needed(double(best.inliers) / count, confidence, max_iterations);
     }

@@ -265,6 +265,12 @@ typedef struct {
 int32_t rc_bundle_adjust(rc_bundle_problem* problem, const rc_bundle_options* options,
                          rc_bundle_summary* summary, rc_error* error);
 
+/// The essential matrices E (row-major, unit Frobenius norm) with x2ᵀ E x1 = 0 for five
+/// correspondences of normalised image points (flat x, y pairs), as the essential-matrix RANSAC
+/// computes them for each sample. `essentials` holds room for ten; returns how many were written
+/// (0 for a degenerate sample).
+int32_t rc_five_point_essentials(const double* points1, const double* points2, double* essentials);
+
 /// One observation's weighted reprojection residual and its Jacobians, exactly as bundle
 /// adjustment evaluates them (for tests of the written-out derivatives). Inputs: camera (fx, fy,
 /// cx, cy, k1, k2), pose (unit quaternion w, x, y, z, then translation; camera from world), world
