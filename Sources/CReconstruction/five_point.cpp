@@ -52,7 +52,8 @@ constexpr ProductTable kProduct;
 
 using Polynomial = std::array<double, kMonomials>;
 
-// out += scale · p · q for p of degree ≤ 2 (its terms listed in `terms`) and q linear.
+// out += scale · p · q for p of degree ≤ 2 (its terms listed in `terms`: kLinearTerms or
+// kQuadraticTerms) and q linear.
 template <int N>
 void add_product(const Polynomial& p, const int (&terms)[N], const Polynomial& q, double scale, Polynomial& out) {
     for (int i : terms) {
@@ -145,13 +146,7 @@ int five_point_essentials(const Eigen::Vector2d x1[5], const Eigen::Vector2d x2[
     for (int i = 0; i < 3; ++i)
         for (int j = i; j < 3; ++j) {
             eet[i][j].fill(0);
-            for (int k = 0; k < 3; ++k) {
-                // Product of two linear polynomials, written into quadratic terms.
-                const Polynomial& a = e[3 * i + k];
-                const Polynomial& b = e[3 * j + k];
-                for (int s : kLinearTerms)
-                    for (int t = 0; t < 4; ++t) eet[i][j][kProduct.index[s][t]] += a[s] * b[kLinearTerms[t]];
-            }
+            for (int k = 0; k < 3; ++k) add_product(e[3 * i + k], kLinearTerms, e[3 * j + k], 1, eet[i][j]);
             eet[j][i] = eet[i][j];
         }
     Polynomial trace;
@@ -165,11 +160,8 @@ int five_point_essentials(const Eigen::Vector2d x1[5], const Eigen::Vector2d x2[
         for (int j = 0; j < 3; ++j) {
             cofactor[j].fill(0);
             const int a = cols[j][0], b = cols[j][1];
-            for (int s : kLinearTerms)
-                for (int t = 0; t < 4; ++t) {
-                    cofactor[j][kProduct.index[s][t]] += e[3 + a][s] * e[6 + b][kLinearTerms[t]];
-                    cofactor[j][kProduct.index[s][t]] -= e[3 + b][s] * e[6 + a][kLinearTerms[t]];
-                }
+            add_product(e[3 + a], kLinearTerms, e[6 + b], 1, cofactor[j]);
+            add_product(e[3 + b], kLinearTerms, e[6 + a], -1, cofactor[j]);
         }
         Polynomial det{};
         for (int j = 0; j < 3; ++j) add_product(cofactor[j], kQuadraticTerms, e[j], j == 1 ? -1 : 1, det);
