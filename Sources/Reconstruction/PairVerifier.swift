@@ -98,6 +98,39 @@ public struct PairVerifier: Sendable {
                                         medianTriangulationAngleDegrees: angle))
     }
 
+    /// Verifies an already matched pair again with an essential matrix under new intrinsics (a
+    /// pair first verified with a fundamental matrix, once a focal length is known): keeps the
+    /// matches that fit it, with the relative pose; nil when too few do.
+    public func verifyCalibrated(_ g: TwoViewGeometry, features1: ImageFeatures, features2: ImageFeatures,
+                                 intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics) -> TwoViewGeometry?
+    {
+        var n1 = [Double](), n2 = [Double]()
+        n1.reserveCapacity(2 * g.inlierCount)
+        n2.reserveCapacity(2 * g.inlierCount)
+        for (a, b) in zip(g.keypoints1, g.keypoints2) {
+            let p = features1.position(Int(a)), q = features2.position(Int(b))
+            let u = intrinsics1.normalized(x: p.x, y: p.y), v = intrinsics2.normalized(x: q.x, y: q.y)
+            n1 += [u.u, u.v]
+            n2 += [v.u, v.v]
+        }
+        let focal = (intrinsics1.meanFocalLength + intrinsics2.meanFocalLength) / 2
+        guard let estimate = try? GeometryEstimators.relativePose(
+            normalized1: n1, normalized2: n2,
+            options: RansacOptions(maxError: options.maxEpipolarErrorPixels / focal, confidence: options.confidence,
+                                   maxIterations: essentialIterationCap(matchCount: g.inlierCount)))
+        else { return nil }
+        var k1 = [Int32](), k2 = [Int32]()
+        for (i, inlier) in estimate.inlierMask.enumerated() where inlier {
+            k1.append(g.keypoints1[i])
+            k2.append(g.keypoints2[i])
+        }
+        guard k1.count >= options.minInliers else { return nil }
+        let angle = Self.medianTriangulationAngle(pose: estimate.model, features1: features1, features2: features2,
+                                                  keypoints1: k1, keypoints2: k2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
+        return TwoViewGeometry(pair: g.pair, keypoints1: k1, keypoints2: k2, secondFromFirst: estimate.model,
+                               medianTriangulationAngleDegrees: angle)
+    }
+
     /// Draws that find an all-inlier five-point sample with `options.confidence` when a pair's
     /// inlier ratio is the least it could be and still pass: at least `minInlierRatio`, and at
     /// least `minInliers` of `matchCount`. A pair that does not overlap, with few matches, so

@@ -116,8 +116,13 @@ extension PoseEstimation {
     public func map(_ inputs: [IncrementalMapper.ImageInput], names: [String], matching: MatchingStageOutput,
                     control: Control = Control()) throws -> MappingStageOutput {
         try control.checkCancellation()
-        let tracks = FeatureTracks(keypointCounts: inputs.map(\.features.count), geometries: matching.geometries)
-        var mapper = IncrementalMapper(images: inputs, tracks: tracks, geometries: matching.geometries, options: options.mapper)
+        // Photos with no known intrinsics start from a focal length their pairs agree on, and
+        // their pairs are verified again with essential matrices at that focal length.
+        let (inputs, geometries) = FocalLengthFromPairs.refineGuesses(inputs, geometries: matching.geometries,
+                                                                      verifier: PairVerifier(options: options.verification),
+                                                                      workers: options.workers)
+        let tracks = FeatureTracks(keypointCounts: inputs.map(\.features.count), geometries: geometries)
+        var mapper = IncrementalMapper(images: inputs, tracks: tracks, geometries: geometries, options: options.mapper)
         do {
             var scene = try mapper.run(isCancelled: control.isCancelled) { step in
                 control.progress(Progress(stage: .mapping, fraction: Self.mappingFraction(step)))
