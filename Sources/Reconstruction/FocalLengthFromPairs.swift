@@ -107,15 +107,7 @@ public enum FocalLengthFromPairs {
 
     /// The pair's fundamental matrix from its verified matches, unless a homography explains them.
     static func fundamental(of g: TwoViewGeometry, inputs: [IncrementalMapper.ImageInput], options: Options) -> Matrix3? {
-        let f1 = inputs[g.pair.first].features, f2 = inputs[g.pair.second].features
-        var pixels1 = [Double](), pixels2 = [Double]()
-        pixels1.reserveCapacity(2 * g.inlierCount)
-        pixels2.reserveCapacity(2 * g.inlierCount)
-        for (a, b) in zip(g.keypoints1, g.keypoints2) {
-            let p = f1.position(Int(a)), q = f2.position(Int(b))
-            pixels1 += [p.x, p.y]
-            pixels2 += [q.x, q.y]
-        }
+        let (pixels1, pixels2) = g.pixels(inputs[g.pair.first].features, inputs[g.pair.second].features)
         let ransac = RansacOptions(maxError: 3, confidence: 0.999, maxIterations: 2_000)
         guard let h = try? GeometryEstimators.homography(pixels1: pixels1, pixels2: pixels2,
                                                          options: RansacOptions(maxError: 6, confidence: 0.999, maxIterations: 2_000)),

@@ -286,35 +286,20 @@ public struct IncrementalMapper {
     /// The share of a pair's inliers that a homography also explains (near 1: a planar scene or a
     /// pure rotation, which cannot start a reconstruction). Computed only for the candidates examined.
     func homographyInlierRatio(_ g: TwoViewGeometry) -> Double {
-        let f1 = images[g.pair.first].features, f2 = images[g.pair.second].features
-        var pixels1 = [Double](), pixels2 = [Double]()
-        pixels1.reserveCapacity(2 * g.inlierCount)
-        pixels2.reserveCapacity(2 * g.inlierCount)
-        for (a, b) in zip(g.keypoints1, g.keypoints2) {
-            let p = f1.position(Int(a)), q = f2.position(Int(b))
-            pixels1 += [p.x, p.y]
-            pixels2 += [q.x, q.y]
-        }
+        let pixels = g.pixels(images[g.pair.first].features, images[g.pair.second].features)
         let options = RansacOptions(maxError: self.options.homographyMaxErrorPixels, confidence: 0.999, maxIterations: 2_000)
-        let inliers = (try? GeometryEstimators.homography(pixels1: pixels1, pixels2: pixels2, options: options).inlierCount) ?? 0
+        let inliers = (try? GeometryEstimators.homography(pixels1: pixels.first, pixels2: pixels.second, options: options).inlierCount) ?? 0
         return Double(inliers) / Double(max(1, g.inlierCount))
     }
 
     /// The pair's relative pose: from verification, or from an essential matrix on its inliers.
     func relativePose(_ g: TwoViewGeometry) -> RigidTransform? {
         if let pose = g.secondFromFirst { return pose }
-        let f1 = images[g.pair.first].features, f2 = images[g.pair.second].features
-        var n1 = [Double](), n2 = [Double]()
-        for (a, b) in zip(g.keypoints1, g.keypoints2) {
-            let p = f1.position(Int(a)), q = f2.position(Int(b))
-            let u = intrinsics(of: g.pair.first).normalized(x: p.x, y: p.y)
-            let v = intrinsics(of: g.pair.second).normalized(x: q.x, y: q.y)
-            n1 += [u.u, u.v]
-            n2 += [v.u, v.v]
-        }
+        let n = g.normalized(images[g.pair.first].features, images[g.pair.second].features,
+                             intrinsics(of: g.pair.first), intrinsics(of: g.pair.second))
         let focal = intrinsics(of: g.pair.first).meanFocalLength
         return try? GeometryEstimators.relativePose(
-            normalized1: n1, normalized2: n2, options: RansacOptions(maxError: 8 / focal)).model
+            normalized1: n.first, normalized2: n.second, options: RansacOptions(maxError: 8 / focal)).model
     }
 
     // MARK: Registration

@@ -104,15 +104,7 @@ public struct PairVerifier: Sendable {
     public func verifyCalibrated(_ g: TwoViewGeometry, features1: ImageFeatures, features2: ImageFeatures,
                                  intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics) -> TwoViewGeometry?
     {
-        var n1 = [Double](), n2 = [Double]()
-        n1.reserveCapacity(2 * g.inlierCount)
-        n2.reserveCapacity(2 * g.inlierCount)
-        for (a, b) in zip(g.keypoints1, g.keypoints2) {
-            let p = features1.position(Int(a)), q = features2.position(Int(b))
-            let u = intrinsics1.normalized(x: p.x, y: p.y), v = intrinsics2.normalized(x: q.x, y: q.y)
-            n1 += [u.u, u.v]
-            n2 += [v.u, v.v]
-        }
+        let (n1, n2) = g.normalized(features1, features2, intrinsics1, intrinsics2)
         let focal = (intrinsics1.meanFocalLength + intrinsics2.meanFocalLength) / 2
         guard let estimate = try? GeometryEstimators.relativePose(
             normalized1: n1, normalized2: n2,

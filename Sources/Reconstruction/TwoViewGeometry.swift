@@ -24,3 +24,30 @@ public struct TwoViewGeometry: Sendable {
         self.medianTriangulationAngleDegrees = medianTriangulationAngleDegrees
     }
 }
+
+extension TwoViewGeometry {
+    /// The inlier matches' pixel positions in each image, flat (x, y) per match.
+    func pixels(_ features1: ImageFeatures, _ features2: ImageFeatures) -> (first: [Double], second: [Double]) {
+        var first = [Double](), second = [Double]()
+        first.reserveCapacity(2 * inlierCount)
+        second.reserveCapacity(2 * inlierCount)
+        for (a, b) in zip(keypoints1, keypoints2) {
+            let p = features1.position(Int(a)), q = features2.position(Int(b))
+            first += [p.x, p.y]
+            second += [q.x, q.y]
+        }
+        return (first, second)
+    }
+
+    /// The same in normalised image coordinates of each image's intrinsics.
+    func normalized(_ features1: ImageFeatures, _ features2: ImageFeatures, _ intrinsics1: CameraIntrinsics,
+                    _ intrinsics2: CameraIntrinsics) -> (first: [Double], second: [Double])
+    {
+        var (first, second) = pixels(features1, features2)
+        for i in stride(from: 0, to: first.count, by: 2) {
+            let u = intrinsics1.normalized(x: first[i], y: first[i + 1]), v = intrinsics2.normalized(x: second[i], y: second[i + 1])
+            (first[i], first[i + 1], second[i], second[i + 1]) = (u.u, u.v, v.u, v.v)
+        }
+        return (first, second)
+    }
+}
