@@ -84,11 +84,11 @@ public enum FocalLengthFromPairs {
         let steps = 120
         let low = log(options.searchRange.lowerBound * side), high = log(options.searchRange.upperBound * side)
         let grid = (0...steps).map { exp(low + (high - low) * Double($0) / Double(steps)) }
-        let best = grid.indices.min { cost(grid[$0]) < cost(grid[$1]) }!
+        let costs = grid.map(cost)
+        let best = costs.indices.min { costs[$0] < costs[$1] }!
         guard best > 0, best < steps else { return nil }  // at the edge: no minimum inside the range
         let fine = (0...20).map { grid[best - 1] * pow(grid[best + 1] / grid[best - 1], Double($0) / 20) }
-        let focal = fine.min { cost($0) < cost($1) }!
-        let minimum = cost(focal)
+        let (focal, minimum) = fine.map { ($0, cost($0)) }.min { $0.1 < $1.1 }!
         for neighbour in [cost(focal * 1.5), cost(focal / 1.5)] {
             guard neighbour >= options.minContrast * minimum, neighbour - minimum >= options.minRise else { return nil }
         }
@@ -107,13 +107,10 @@ public enum FocalLengthFromPairs {
 
     /// The pair's fundamental matrix from its verified matches, unless a homography explains them.
     static func fundamental(of g: TwoViewGeometry, inputs: [IncrementalMapper.ImageInput], options: Options) -> Matrix3? {
-        let (pixels1, pixels2) = g.pixels(inputs[g.pair.first].features, inputs[g.pair.second].features)
+        let features1 = inputs[g.pair.first].features, features2 = inputs[g.pair.second].features
+        guard g.homographyInlierShare(features1, features2, maxErrorPixels: 6) <= options.maxHomographyShare else { return nil }
+        let (pixels1, pixels2) = g.pixels(features1, features2)
         let ransac = RansacOptions(maxError: 3, confidence: 0.999, maxIterations: 2_000)
-        guard let h = try? GeometryEstimators.homography(pixels1: pixels1, pixels2: pixels2,
-                                                         options: RansacOptions(maxError: 6, confidence: 0.999, maxIterations: 2_000)),
-              Double(h.inlierCount) <= options.maxHomographyShare * Double(g.inlierCount),
-              let f = try? GeometryEstimators.fundamental(pixels1: pixels1, pixels2: pixels2, options: ransac)
-        else { return nil }
-        return f.model
+        return try? GeometryEstimators.fundamental(pixels1: pixels1, pixels2: pixels2, options: ransac).model
     }
 }

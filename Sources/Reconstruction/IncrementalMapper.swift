@@ -286,10 +286,8 @@ public struct IncrementalMapper {
     /// The share of a pair's inliers that a homography also explains (near 1: a planar scene or a
     /// pure rotation, which cannot start a reconstruction). Computed only for the candidates examined.
     func homographyInlierRatio(_ g: TwoViewGeometry) -> Double {
-        let pixels = g.pixels(images[g.pair.first].features, images[g.pair.second].features)
-        let options = RansacOptions(maxError: self.options.homographyMaxErrorPixels, confidence: 0.999, maxIterations: 2_000)
-        let inliers = (try? GeometryEstimators.homography(pixels1: pixels.first, pixels2: pixels.second, options: options).inlierCount) ?? 0
-        return Double(inliers) / Double(max(1, g.inlierCount))
+        g.homographyInlierShare(images[g.pair.first].features, images[g.pair.second].features,
+                                maxErrorPixels: options.homographyMaxErrorPixels)
     }
 
     /// The pair's relative pose: from verification, or from an essential matrix on its inliers.

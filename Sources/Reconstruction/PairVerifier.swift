@@ -47,55 +47,10 @@ public struct PairVerifier: Sendable {
         }
         guard matches.count >= options.minInliers else { return .failure(.tooFewMatches(matches.count)) }
 
-        var pixels1 = [Double](), pixels2 = [Double]()
-        pixels1.reserveCapacity(2 * matches.count)
-        pixels2.reserveCapacity(2 * matches.count)
-        for (a, b) in matches {
-            let p = features1.position(Int(a)), q = features2.position(Int(b))
-            pixels1 += [p.x, p.y]
-            pixels2 += [q.x, q.y]
-        }
-
-        var mask: [Bool]
-        var secondFromFirst: RigidTransform?
-        do {
-            if calibrated {
-                let n1 = Self.normalize(pixels1, intrinsics1), n2 = Self.normalize(pixels2, intrinsics2)
-                let focal = (intrinsics1.meanFocalLength + intrinsics2.meanFocalLength) / 2
-                let estimate = try GeometryEstimators.relativePose(
-                    normalized1: n1, normalized2: n2,
-                    options: RansacOptions(maxError: options.maxEpipolarErrorPixels / focal,
-                                           confidence: options.confidence,
-                                           maxIterations: essentialIterationCap(matchCount: matches.count)))
-                mask = estimate.inlierMask
-                secondFromFirst = estimate.model
-            } else {
-                let estimate = try GeometryEstimators.fundamental(
-                    pixels1: pixels1, pixels2: pixels2,
-                    options: RansacOptions(maxError: options.maxEpipolarErrorUncalibratedPixels,
-                                           confidence: options.confidence, maxIterations: options.maxIterationsUncalibrated))
-                mask = estimate.inlierMask
-            }
-        } catch {
-            return .failure(.estimationFailed("\(error)"))
-        }
-        let inlierCount = mask.lazy.filter { $0 }.count
-        guard inlierCount >= options.minInliers else { return .failure(.tooFewInliers(inlierCount)) }
-
-        var k1 = [Int32](), k2 = [Int32]()
-        k1.reserveCapacity(inlierCount)
-        k2.reserveCapacity(inlierCount)
-        for (i, m) in matches.enumerated() where mask[i] {
-            k1.append(m.0)
-            k2.append(m.1)
-        }
-        var angle: Double?
-        if let pose = secondFromFirst {
-            angle = Self.medianTriangulationAngle(pose: pose, features1: features1, features2: features2,
-                                                  keypoints1: k1, keypoints2: k2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
-        }
-        return .success(TwoViewGeometry(pair: pair, keypoints1: k1, keypoints2: k2, secondFromFirst: secondFromFirst,
-                                        medianTriangulationAngleDegrees: angle))
+        let candidate = TwoViewGeometry(pair: pair, keypoints1: matches.map(\.0), keypoints2: matches.map(\.1),
+                                        secondFromFirst: nil, medianTriangulationAngleDegrees: nil)
+        let views = Views(features1: features1, features2: features2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
+        return calibrated ? essentialGeometry(candidate, views) : fundamentalGeometry(candidate, views)
     }
 
     /// Verifies an already matched pair again with an essential matrix under new intrinsics (a
@@ -104,23 +59,66 @@ public struct PairVerifier: Sendable {
     public func verifyCalibrated(_ g: TwoViewGeometry, features1: ImageFeatures, features2: ImageFeatures,
                                  intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics) -> TwoViewGeometry?
     {
-        let (n1, n2) = g.normalized(features1, features2, intrinsics1, intrinsics2)
-        let focal = (intrinsics1.meanFocalLength + intrinsics2.meanFocalLength) / 2
-        guard let estimate = try? GeometryEstimators.relativePose(
-            normalized1: n1, normalized2: n2,
-            options: RansacOptions(maxError: options.maxEpipolarErrorPixels / focal, confidence: options.confidence,
-                                   maxIterations: essentialIterationCap(matchCount: g.inlierCount)))
-        else { return nil }
-        var k1 = [Int32](), k2 = [Int32]()
-        for (i, inlier) in estimate.inlierMask.enumerated() where inlier {
-            k1.append(g.keypoints1[i])
-            k2.append(g.keypoints2[i])
+        try? essentialGeometry(g, Views(features1: features1, features2: features2, intrinsics1: intrinsics1,
+                                        intrinsics2: intrinsics2)).get()
+    }
+
+    /// The two images of a pair: their features and intrinsics.
+    struct Views {
+        var features1: ImageFeatures, features2: ImageFeatures
+        var intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics
+    }
+
+    /// The matches of `candidate` that an essential matrix fits, with the relative pose.
+    func essentialGeometry(_ candidate: TwoViewGeometry, _ views: Views) -> Result<TwoViewGeometry, Rejection> {
+        let (n1, n2) = candidate.normalized(views.features1, views.features2, views.intrinsics1, views.intrinsics2)
+        let focal = (views.intrinsics1.meanFocalLength + views.intrinsics2.meanFocalLength) / 2
+        do {
+            let estimate = try GeometryEstimators.relativePose(
+                normalized1: n1, normalized2: n2,
+                options: RansacOptions(maxError: options.maxEpipolarErrorPixels / focal, confidence: options.confidence,
+                                       maxIterations: essentialIterationCap(matchCount: candidate.inlierCount)))
+            return keep(candidate, estimate.inlierMask, pose: estimate.model, views)
+        } catch {
+            return .failure(.estimationFailed("\(error)"))
         }
-        guard k1.count >= options.minInliers else { return nil }
-        let angle = Self.medianTriangulationAngle(pose: estimate.model, features1: features1, features2: features2,
-                                                  keypoints1: k1, keypoints2: k2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
-        return TwoViewGeometry(pair: g.pair, keypoints1: k1, keypoints2: k2, secondFromFirst: estimate.model,
-                               medianTriangulationAngleDegrees: angle)
+    }
+
+    /// The matches of `candidate` that a fundamental matrix fits (no pose).
+    func fundamentalGeometry(_ candidate: TwoViewGeometry, _ views: Views) -> Result<TwoViewGeometry, Rejection> {
+        let (pixels1, pixels2) = candidate.pixels(views.features1, views.features2)
+        do {
+            let estimate = try GeometryEstimators.fundamental(
+                pixels1: pixels1, pixels2: pixels2,
+                options: RansacOptions(maxError: options.maxEpipolarErrorUncalibratedPixels,
+                                       confidence: options.confidence, maxIterations: options.maxIterationsUncalibrated))
+            return keep(candidate, estimate.inlierMask, pose: nil, views)
+        } catch {
+            return .failure(.estimationFailed("\(error)"))
+        }
+    }
+
+    /// The candidate's matches where `mask` holds, if there are enough, with the pose and its
+    /// median triangulation angle.
+    func keep(_ candidate: TwoViewGeometry, _ mask: [Bool], pose: RigidTransform?, _ views: Views)
+        -> Result<TwoViewGeometry, Rejection>
+    {
+        let inlierCount = mask.lazy.filter { $0 }.count
+        guard inlierCount >= options.minInliers else { return .failure(.tooFewInliers(inlierCount)) }
+        var k1 = [Int32](), k2 = [Int32]()
+        k1.reserveCapacity(inlierCount)
+        k2.reserveCapacity(inlierCount)
+        for i in mask.indices where mask[i] {
+            k1.append(candidate.keypoints1[i])
+            k2.append(candidate.keypoints2[i])
+        }
+        let angle = pose.map {
+            Self.medianTriangulationAngle(pose: $0, features1: views.features1, features2: views.features2,
+                                          keypoints1: k1, keypoints2: k2, intrinsics1: views.intrinsics1,
+                                          intrinsics2: views.intrinsics2)
+        }
+        return .success(TwoViewGeometry(pair: candidate.pair, keypoints1: k1, keypoints2: k2, secondFromFirst: pose,
+                                        medianTriangulationAngleDegrees: angle))
     }
 
     /// Draws that find an all-inlier five-point sample with `options.confidence` when a pair's
@@ -135,16 +133,6 @@ public struct PairVerifier: Sendable {
         guard allInliers < 1 else { return 1 }
         let draws = log(1 - options.confidence) / log(1 - allInliers)
         return max(1, min(options.maxIterations, Int(draws.rounded(.up))))
-    }
-
-    static func normalize(_ pixels: [Double], _ k: CameraIntrinsics) -> [Double] {
-        var out = [Double](repeating: 0, count: pixels.count)
-        for i in stride(from: 0, to: pixels.count, by: 2) {
-            let n = k.normalized(x: pixels[i], y: pixels[i + 1])
-            out[i] = n.u
-            out[i + 1] = n.v
-        }
-        return out
     }
 
     /// Median ray angle over the inliers for a two-view pose (first camera at the origin).

@@ -50,4 +50,13 @@ extension TwoViewGeometry {
         }
         return (first, second)
     }
+
+    /// The share of the inliers that a homography also explains within `maxErrorPixels` (near 1:
+    /// one plane or a pure rotation, where F and the relative pose are not determined).
+    func homographyInlierShare(_ features1: ImageFeatures, _ features2: ImageFeatures, maxErrorPixels: Double) -> Double {
+        let (pixels1, pixels2) = pixels(features1, features2)
+        let options = RansacOptions(maxError: maxErrorPixels, confidence: 0.999, maxIterations: 2_000)
+        let inliers = (try? GeometryEstimators.homography(pixels1: pixels1, pixels2: pixels2, options: options).inlierCount) ?? 0
+        return Double(inliers) / Double(max(1, inlierCount))
+    }
 }
