@@ -1,0 +1,69 @@
+import Foundation
+import ReconstructionCore
+
+extension IncrementalMapper {
+    /// Finishing step `step` (1…`MappingProgress.finishingStepCount`), once every image that can
+    /// register has.
+    mutating func finish(step: Int) {
+        switch step {
+        case 1:
+            // Retriangulate tracks that lost or never had a point, now that all cameras are known.
+            for t in points.indices where points[t] == nil { triangulate(track: t) }
+        case 2:
+            globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+            filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        default:
+            globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
+            filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
+        }
+    }
+
+    /// Why image `i` did not register: its own failure, or where it stands in the view graph.
+    func unregisteredReason(_ i: Int) -> String {
+        let members = viewGraph.members(of: i)
+        if members.count == 1 {
+            return "no verified pair with any other image (no geometrically consistent matches)"
+        }
+        if !members.contains(where: { cameraFromWorld[$0] != nil }) {
+            return "one of \(members.count) images that match each other but share no verified pair with the "
+                + "reconstructed images (a separate scene or a disconnected part; reconstruct them on their own)"
+        }
+        if let reason = failureReason[i] { return reason }
+        return tooFewMatchesReason(i) + ": PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
+            + "\(options.minPairRegistrationPoints) that both photos see, fitting one baseline length)"
+    }
+
+    /// The start of the reason an image that sees few reconstructed points gives (an open parenthesis).
+    func tooFewMatchesReason(_ image: Int) -> String {
+        "too few matches to the reconstructed scene to estimate a pose (it sees \(visiblePointCount(image)) reconstructed points"
+    }
+
+    func makeScene() -> SparseScene {
+        var scenePoints: [SparseScene.Point] = []
+        var pointOfKeypoint = images.map { [Int](repeating: -1, count: $0.features.count) }
+        for (t, track) in tracks.tracks.enumerated() {
+            guard let x = points[t] else { continue }
+            var observations: [SparseScene.Observation] = []
+            var errorSum = 0.0
+            for (i, o) in track.enumerated() where inlier[t][i] {
+                observations.append(o)
+                errorSum += reprojectionError(x, o) ?? 0
+                pointOfKeypoint[o.imageIndex][o.keypointIndex] = scenePoints.count
+            }
+            let c = images[observations[0].imageIndex].features.colors
+            let k = observations[0].keypointIndex
+            scenePoints.append(SparseScene.Point(position: x, rgb: (c[3 * k], c[3 * k + 1], c[3 * k + 2]),
+                                                 meanReprojectionErrorPixels: errorSum / Double(observations.count),
+                                                 track: observations))
+        }
+        let sceneImages = images.indices.map { i -> SparseScene.Image in
+            let f = images[i].features
+            let keypoints = (0..<f.count).map { SparseScene.Keypoint(x: f.positions[2 * $0], y: f.positions[2 * $0 + 1]) }
+            let reason = cameraFromWorld[i] == nil ? unregisteredReason(i) : nil
+            return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: images[i].intrinsicsSource,
+                                     cameraFromWorld: cameraFromWorld[i], unregisteredReason: reason,
+                                     keypoints: keypoints, pointIndexOfKeypoint: pointOfKeypoint[i])
+        }
+        return SparseScene(images: sceneImages, points: scenePoints)
+    }
+}

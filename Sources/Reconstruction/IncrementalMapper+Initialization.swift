@@ -1,0 +1,84 @@
+import Foundation
+import ReconstructionCore
+
+extension IncrementalMapper {
+    /// Starts in the largest group of images joined by verified pairs (one connected scene is
+    /// reconstructed, and it should be the one most photos show); a group that cannot start one
+    /// gives way to the next largest.
+    mutating func initialize() throws {
+        var firstError: Error?
+        for group in viewGraph.bySize() where group.count >= 2 {
+            do {
+                try initialize(in: Set(group))
+                return
+            } catch {
+                firstError = firstError ?? error
+                resetModel()
+            }
+        }
+        throw firstError ?? MapperError.noInitialPair("no verified pair with a relative pose")
+    }
+
+    /// Forgets every pose and point (after an initial pair that did not work out).
+    mutating func resetModel() {
+        cameraFromWorld = Array(repeating: nil, count: images.count)
+        points = Array(repeating: nil, count: tracks.tracks.count)
+        inlier = tracks.tracks.map { Array(repeating: false, count: $0.count) }
+        fixedImage = -1
+        scaleAnchorImage = -1
+    }
+
+    mutating func initialize(in group: Set<Int>) throws {
+        let candidates = geometries.filter { group.contains($0.pair.first) }.sorted { $0.inlierCount > $1.inlierCount }
+        var best: (TwoViewGeometry, RigidTransform, Double)?
+        for g in candidates.prefix(30) {
+            guard let pose = relativePose(g) else { continue }
+            let angle = g.medianTriangulationAngleDegrees ?? PairVerifier.medianTriangulationAngle(
+                pose: pose, features1: images[g.pair.first].features, features2: images[g.pair.second].features,
+                keypoints1: g.keypoints1, keypoints2: g.keypoints2,
+                intrinsics1: intrinsics(of: g.pair.first), intrinsics2: intrinsics(of: g.pair.second))
+            // Prefer many inliers on a non-planar, well-conditioned pair.
+            if angle >= options.minInitialPairAngleDegrees
+                && homographyInlierRatio(g) < options.maxInitialPairHomographyInlierRatio {
+                best = (g, pose, angle)
+                break
+            }
+            if best == nil || angle > best!.2 { best = (g, pose, angle) }
+        }
+        guard let (pair, pose, _) = best else {
+            throw MapperError.noInitialPair("no verified pair with a relative pose")
+        }
+        let first = pair.pair.first, second = pair.pair.second
+        cameraFromWorld[first] = .identity
+        cameraFromWorld[second] = pose
+        fixedImage = first
+        scaleAnchorImage = second
+        for (t, track) in tracks.tracks.enumerated() where track.contains(where: { $0.imageIndex == first })
+            && track.contains(where: { $0.imageIndex == second }) {
+            triangulate(track: t)
+        }
+        let count = points.lazy.compactMap { $0 }.count
+        guard count >= options.minRegistrationInliers else {
+            throw MapperError.noInitialPair("the best pair \(pair.pair) triangulates only \(count) points")
+        }
+        globalAdjustment(options.growthAdjustment, refineIntrinsics: false)
+        filterObservations(maxError: options.maxReprojectionErrorPixels)
+    }
+
+    /// The share of a pair's inliers that a homography also explains (near 1: a planar scene or a
+    /// pure rotation, which cannot start a reconstruction). Computed only for the candidates examined.
+    func homographyInlierRatio(_ g: TwoViewGeometry) -> Double {
+        g.homographyInlierShare(images[g.pair.first].features, images[g.pair.second].features,
+                                maxErrorPixels: options.homographyMaxErrorPixels)
+    }
+
+    /// The pair's relative pose: from verification, or from an essential matrix on its inliers.
+    func relativePose(_ g: TwoViewGeometry) -> RigidTransform? {
+        if let pose = g.secondFromFirst { return pose }
+        let n = g.normalized(images[g.pair.first].features, images[g.pair.second].features,
+                             intrinsics(of: g.pair.first), intrinsics(of: g.pair.second))
+        let focal = intrinsics(of: g.pair.first).meanFocalLength
+        return try? GeometryEstimators.relativePose(
+            normalized1: n.first, normalized2: n.second, options: RansacOptions(maxError: 8 / focal)).model
+    }
+}
