@@ -107,6 +107,7 @@ public struct SessionJobExecutor: JobExecutor {
         switch result {
         case .poses(let poses):
             try PoseExport.writeAll(scene: poses.scene, imagesDirectory: images, to: directory)
+            try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: images, to: directory)
         case .pointCloud(let cloud):
             try PLYWriter.write(cloud, to: directory.appendingPathComponent("points.ply"))
         case .bounds(let box):

@@ -27,4 +27,37 @@ public enum PoseExport {
                 .map { colmapDirectory.appendingPathComponent($0, isDirectory: false) }
             + [transformsURL]
     }
+
+    /// Folder, inside an output directory, that holds the separate models: `models/1`, `models/2`, …
+    public static let separateModelsFolderName = "models"
+
+    /// Writes each separate model, as `writeAll` does, into `models/<n>/` (n from 1) of
+    /// `outputDirectory`. A `models/` folder from an earlier run is removed first when it holds
+    /// nothing but numbered model folders, so no stale model outlives the run. One holding
+    /// anything else is left as it is, and is an error only when there are models to write.
+    /// - Returns: the files written.
+    /// - Throws: `ModelExportError` naming the folder or file.
+    @discardableResult
+    public static func writeSeparateModels(_ models: [SparseScene], imagesDirectory: URL, to outputDirectory: URL,
+                                           worldDescription: String = PosesJSONWriter.defaultWorldDescription) throws -> [URL] {
+        let folder = outputDirectory.appendingPathComponent(separateModelsFolderName, isDirectory: true)
+        let manager = FileManager.default
+        if manager.fileExists(atPath: folder.path) {
+            let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+            if entries.allSatisfy({ Int($0) != nil }) {
+                do { try manager.removeItem(at: folder) } catch {
+                    throw ModelExportError(file: folder, "cannot remove the separate models of an earlier run: \(error.localizedDescription)")
+                }
+            } else if !models.isEmpty {
+                throw ModelExportError(file: folder, "holds files that are not separate models from an earlier run; "
+                                       + "move them away or choose another output folder")
+            }
+        }
+        var written: [URL] = []
+        for (k, model) in models.enumerated() {
+            let directory = folder.appendingPathComponent("\(k + 1)", isDirectory: true)
+            written += try writeAll(scene: model, imagesDirectory: imagesDirectory, to: directory, worldDescription: worldDescription)
+        }
+        return written
+    }
 }

@@ -26,7 +26,7 @@ extension IncrementalMapper {
         }
         if !members.contains(where: { cameraFromWorld[$0] != nil }) {
             return "one of \(members.count) images that match each other but share no verified pair with the "
-                + "reconstructed images (a separate scene or a disconnected part; reconstruct them on their own)"
+                + "reconstructed images (a separate scene or a disconnected part, too small or too weakly matched for a model of its own)"
         }
         if let reason = failureReason[i] { return reason }
         return tooFewMatchesReason(i) + ": PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "

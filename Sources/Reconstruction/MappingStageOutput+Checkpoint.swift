@@ -3,6 +3,21 @@ import ReconstructionCore
 extension MappingStageOutput: CheckpointCodable {
     func encode(to writer: inout CheckpointWriter) {
         writer.write(trackCount)
+        Self.encode(scene, to: &writer)
+        writer.write(separateModels.count)
+        for model in separateModels { Self.encode(model, to: &writer) }
+    }
+
+    init(from reader: inout CheckpointReader) throws {
+        let trackCount = try reader.readInt()
+        let scene = try Self.decodeScene(from: &reader)
+        let count = try reader.readCount()
+        var separate: [SparseScene] = []
+        for _ in 0..<count { separate.append(try Self.decodeScene(from: &reader)) }
+        self.init(scene: scene, separateModels: separate, trackCount: trackCount)
+    }
+
+    static func encode(_ scene: SparseScene, to writer: inout CheckpointWriter) {
         writer.write(scene.images.count)
         for image in scene.images {
             writer.write(image.name)
@@ -24,9 +39,8 @@ extension MappingStageOutput: CheckpointCodable {
         writer.write(array: points.flatMap { $0.track.flatMap { [Int32($0.imageIndex), Int32($0.keypointIndex)] } })
     }
 
-    init(from reader: inout CheckpointReader) throws {
+    static func decodeScene(from reader: inout CheckpointReader) throws -> SparseScene {
         func corrupt(_ why: String) -> CheckpointReader.Corrupt { CheckpointReader.Corrupt(description: why) }
-        let trackCount = try reader.readInt()
         let imageCount = try reader.readCount()
         var images: [SparseScene.Image] = []
         for _ in 0..<imageCount {
@@ -70,6 +84,6 @@ extension MappingStageOutput: CheckpointCodable {
                                             rgb: (rgb[3 * p], rgb[3 * p + 1], rgb[3 * p + 2]),
                                             meanReprojectionErrorPixels: errors[p], track: track))
         }
-        self.init(scene: SparseScene(images: images, points: points), trackCount: trackCount)
+        return SparseScene(images: images, points: points)
     }
 }

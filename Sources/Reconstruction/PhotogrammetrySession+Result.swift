@@ -30,6 +30,10 @@ extension PhotogrammetrySession {
         /// The whole sparse reconstruction: every sample in input order (named by `sampleIDs`),
         /// keypoints and triangulated points, as the pose writers expect.
         public var scene: SparseScene
+        /// Groups of samples that no verified pair joins to `scene`'s, each reconstructed in its
+        /// own frame (over its own images, named like `scene`'s); `scene` lists those samples as
+        /// unregistered, naming the model.
+        public var separateModels: [SparseScene]
         /// `scene.images[i]` is the sample with id `sampleIDs[i]`.
         public var sampleIDs: [Int]
         /// Image pairs that passed geometric verification…

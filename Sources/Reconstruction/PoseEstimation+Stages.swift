@@ -123,12 +123,38 @@ extension PoseEstimation {
                                                                       workers: options.workers)
         let tracks = FeatureTracks(keypointCounts: inputs.map(\.features.count), geometries: geometries)
         var mapper = IncrementalMapper(images: inputs, tracks: tracks, geometries: geometries, options: options.mapper)
+        // Progress is shared among the models by their images: the main one first (expected to be
+        // the largest group), then each separate one.
+        let minImages = options.minSeparateModelImages
+        let grouped = ViewGraphGroups(imageCount: inputs.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
+            .bySize().filter { $0.count >= 2 }.map(\.count)
+        let groupedImages = Double(max(1, grouped.enumerated().filter { $0.offset == 0 || $0.element >= minImages }
+            .reduce(0) { $0 + $1.element }))
+        var done = 0.0
+        func report(_ step: MappingProgress, images: Int) {
+            let share = Double(images) / groupedImages
+            control.progress(Progress(stage: .mapping, fraction: min(1, done + share * Self.mappingFraction(step))))
+        }
         do {
-            var scene = try mapper.run(isCancelled: control.isCancelled) { step in
-                control.progress(Progress(stage: .mapping, fraction: Self.mappingFraction(step)))
-            }
+            var scene = try mapper.run(isCancelled: control.isCancelled) { report($0, images: grouped.first ?? inputs.count) }
+            done = Double(grouped.first ?? inputs.count) / groupedImages
             for i in scene.images.indices { scene.images[i].name = names[i] }
-            return MappingStageOutput(scene: scene, trackCount: tracks.tracks.count)
+            var separate: [SparseScene] = []
+            for group in Self.separateGroups(imageCount: inputs.count, geometries: geometries, main: scene, minImages: minImages) {
+                let model = try Self.reconstruct(group, inputs: inputs, names: names, geometries: geometries, options: options.mapper,
+                                                 minImages: minImages, isCancelled: control.isCancelled) {
+                    report($0, images: group.members.count)
+                }
+                done += Double(group.members.count) / groupedImages
+                guard let model else { continue }
+                separate.append(model)
+                let reason = Self.separateModelReason(number: separate.count, imageCount: group.members.count)
+                for (k, i) in group.members.enumerated() where model.images[k].cameraFromWorld != nil {
+                    scene.images[i].unregisteredReason = reason
+                }
+            }
+            control.progress(Progress(stage: .mapping, fraction: 1))
+            return MappingStageOutput(scene: scene, separateModels: separate, trackCount: tracks.tracks.count)
         } catch let cancelled as CancellationError {
             throw cancelled
         } catch {
@@ -142,7 +168,7 @@ extension PoseEstimation {
                        mapping: MappingStageOutput, stageSeconds: [Stage: Double]) -> Report {
         let invalid = features.invalidImages
         let scene = Self.insertInvalid(scene: mapping.scene, sources: sources, invalid: invalid)
-        return Report(scene: scene, invalidImages: invalid, stageSeconds: stageSeconds,
+        return Report(scene: scene, separateModels: mapping.separateModels, invalidImages: invalid, stageSeconds: stageSeconds,
                       verifiedPairCount: matching.geometries.count, matchedPairCount: matching.pairCount,
                       trackCount: mapping.trackCount)
     }

@@ -10,6 +10,10 @@ public struct PoseEstimation: Sendable {
         /// Image retrieval, for the selections that use it (its `workers` follow `workers` below).
         public var retrieval = ImageRetrieval.Options()
         public var mapper = IncrementalMapper.Options()
+        /// A group of at least this many images that no verified pair joins to the main model's
+        /// is reconstructed as a separate model, kept when at least this many of its images
+        /// register (COLMAP keeps every such model too). Below 2: separate models are off.
+        public var minSeparateModelImages = 3
         /// Worker threads for feature extraction and matching.
         public var workers = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
@@ -33,7 +37,11 @@ public struct PoseEstimation: Sendable {
     }
 
     public struct Report: Sendable {
+        /// The main model, over every input image.
         public var scene: SparseScene
+        /// Groups of images no verified pair joins to the main model, each reconstructed in its
+        /// own frame, over its own images only; the main model names them as unregistered.
+        public var separateModels: [SparseScene]
         /// Images that were skipped before reconstruction (unreadable or undecodable).
         public var invalidImages: [InvalidImage]
         /// Wall time per stage, in seconds.

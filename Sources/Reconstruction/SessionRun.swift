@@ -173,7 +173,8 @@ final class SessionRun: @unchecked Sendable {
         }
 
         // Mapping.
-        var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)")
+        var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)",
+                                     "separate models of \(options.minSeparateModelImages)")
         mappingKey.combine(matchingKey)
         for i in usable { mappingKey.combine(sources[i].name) }
         self.mappingKey = mappingKey
@@ -272,7 +273,7 @@ final class SessionRun: @unchecked Sendable {
             if let url = samples[i].url { urls[id] = url }
         }
         return Session.Poses(posesBySample: posesBySample, urlsBySample: urls, unregisteredReasonsBySample: reasons,
-                             scene: scene, sampleIDs: samples.map(\.id), verifiedPairCount: report.verifiedPairCount,
+                             scene: scene, separateModels: report.separateModels, sampleIDs: samples.map(\.id), verifiedPairCount: report.verifiedPairCount,
                              matchedPairCount: report.matchedPairCount, trackCount: report.trackCount)
     }
 

@@ -18,6 +18,9 @@ struct PosesCommand: AsyncParsableCommand {
             (unit quaternion w,x,y,z) and translation (camera centre), intrinsics
               colmap/           COLMAP text model: cameras.txt, images.txt, points3D.txt
               transforms.json   nerfstudio's format (OpenGL camera axes)
+              models/N/         the same three, for each group of at least 3 photos that no \
+            verified pair joins to the main model (another scene in the folder, or a gap in a walk), \
+            reconstructed on its own in its own frame; the main poses.json names each such photo's model
             Intrinsics: given with --intrinsics or --intrinsics-file they are held fixed (unless \
             --refine-intrinsics); otherwise they come from EXIF focal length, or a default guess \
             (1.2 × the longer side), and are refined by bundle adjustment.
@@ -142,6 +145,7 @@ struct PosesCommand: AsyncParsableCommand {
         if let failure { throw failure }
         guard let poses else { throw ValidationError("the session finished without poses") }
         try PoseExport.writeAll(scene: poses.scene, imagesDirectory: imagesURL, to: outputURL)
+        try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
     }
 

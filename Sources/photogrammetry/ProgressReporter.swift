@@ -1,4 +1,5 @@
 import Foundation
+import ModelExport
 import Reconstruction
 
 /// Prints a session's messages: a one-line bar (stage, percentage, time left) on a terminal,
@@ -102,11 +103,19 @@ final class ProgressReporter {
             "\($0.rawValue) \(String(format: "%.1f", stageSeconds[$0] ?? 0)) s"
         }
         if json {
-            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
+            let separate = poses.separateModels.enumerated().map { k, model in
+                #"{"folder":"\#(PoseExport.separateModelsFolderName)/\#(k + 1)","registered":\#(model.registeredCount),"images":\#(model.images.count),"points":\#(model.points.count)}"#
+            }.joined(separator: ",")
+            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"separate_models":[\#(separate)],"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
             return
         }
         print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
         for line in scene.unregisteredLines { print(line) }
         print("wrote \(output.path)/poses.json, colmap/, transforms.json")
+        for (k, model) in poses.separateModels.enumerated() {
+            let folder = "\(PoseExport.separateModelsFolderName)/\(k + 1)"
+            print("separate model \(k + 1): registered \(model.registeredCount)/\(model.images.count) images, \(model.points.count) points, "
+                + "in its own frame; wrote \(output.path)/\(folder)/ (the same files)")
+        }
     }
 }

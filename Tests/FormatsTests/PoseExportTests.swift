@@ -28,4 +28,39 @@ final class PoseExportTests: XCTestCase {
             XCTAssertTrue(String(describing: error).contains("file-not-dir"), "\(error)")
         }
     }
+
+    func testSeparateModelsGoToNumberedFoldersReplacingAnEarlierRunsModels() throws {
+        let root = try makeTemporaryDirectory(self)
+        let output = root.appendingPathComponent("out")
+        let images = root.appendingPathComponent("images")
+        // An earlier run left two separate models; this one has one.
+        let stale = output.appendingPathComponent("models/2")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: stale.appendingPathComponent("poses.json"))
+        let written = try PoseExport.writeSeparateModels([SyntheticScene.make()], imagesDirectory: images, to: output)
+        let model = output.appendingPathComponent("models/1")
+        XCTAssertEqual(written.first?.path, model.appendingPathComponent("poses.json").path)
+        XCTAssertEqual(written.count, 5)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("models").path), ["1"],
+                       "the earlier run's model 2 is gone")
+        XCTAssertEqual(try PosesJSONReader.load(model.appendingPathComponent("poses.json")).count, 3)
+        let transforms = try String(contentsOf: model.appendingPathComponent("transforms.json"), encoding: .utf8)
+        XCTAssertTrue(transforms.contains("../../images/"), "frame paths are relative to the model's own folder")
+    }
+
+    func testAModelsFolderWithOtherFilesIsLeftAloneAndNamed() throws {
+        let root = try makeTemporaryDirectory(self)
+        let output = root.appendingPathComponent("out")
+        let folder = output.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let notes = folder.appendingPathComponent("notes.txt")
+        try Data("mine".utf8).write(to: notes)
+        XCTAssertThrowsError(try PoseExport.writeSeparateModels([SyntheticScene.make()], imagesDirectory: root, to: output)) { error in
+            XCTAssertTrue(String(describing: error).contains(folder.path), "\(error)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: notes.path), "nothing of the user's is removed")
+        // With no separate model to write, such a folder is no obstacle, and still untouched.
+        XCTAssertNoThrow(try PoseExport.writeSeparateModels([], imagesDirectory: root, to: output))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: notes.path))
+    }
 }
