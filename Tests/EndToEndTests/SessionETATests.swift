@@ -12,8 +12,16 @@ import XCTest
 /// machines are shared), the true remainder moves for reasons no estimator can see. So each
 /// attempt also measures the CPU that other processes used in each half (`/proc/stat` minus this
 /// process): an attempt where that share differs by more than 10 % of the machine between the
-/// halves, or exceeds 25 % in either, is reported and repeated (3 attempts at most); the first
-/// undisturbed attempt decides. A quiet machine measures 0–2 % in both halves.
+/// halves, or exceeds 25 % in either, is reported and left out. A quiet machine measures 0–2 % in
+/// both halves.
+///
+/// Not every slowdown shows there: on a virtual machine the host can slow this process's CPU
+/// itself. A fresh-clone CI run measured 1 % and 0 % for others, yet its feature stage took 20 %
+/// more CPU time than in every other run (8.9 s against 7.1–7.5 s) while matching and mapping
+/// took the same, and the estimate made at the start of matching was off by +24.7 % (other runs:
+/// −0.4 to +5.3 %). So three attempts are made, and the median error of the undisturbed ones
+/// decides: one slowed attempt cannot fail the test, and an estimator that is wrong is wrong in
+/// every attempt.
 final class SessionETATests: XCTestCase {
     struct Attempt {
         var error: Double
@@ -43,15 +51,19 @@ final class SessionETATests: XCTestCase {
             attempts.append(attempt)
             print(String(format: "other processes' CPU share: %.0f %% in the first half, %.0f %% in the second%@",
                          100 * attempt.othersShare.first, 100 * attempt.othersShare.second,
-                         attempt.disturbed ? " (disturbed: measuring again)" : ""))
-            if !attempt.disturbed { break }
+                         attempt.disturbed ? " (disturbed: left out)" : ""))
         }
-        guard let decisive = attempts.first(where: { !$0.disturbed }) else {
+        let undisturbed = attempts.filter { !$0.disturbed }.sorted { $0.error < $1.error }
+        guard !undisturbed.isEmpty else {
             throw XCTSkip("every attempt was disturbed by other processes (ETA errors "
                 + attempts.map { String(format: "%+.0f %%", 100 * $0.error) }.joined(separator: ", ") + ")")
         }
-        XCTAssertLessThanOrEqual(abs(decisive.error), 0.25,
-                                 "ETA at half the progress within 25 % of the true remainder: \(decisive.summary)")
+        let middle = undisturbed.count / 2
+        let median = undisturbed.count % 2 == 1 ? undisturbed[middle].error
+            : (undisturbed[middle - 1].error + undisturbed[middle].error) / 2
+        XCTAssertLessThanOrEqual(abs(median), 0.25, String(
+            format: "median ETA error at half the progress (%+.1f %%) within 25 %% of the true remainder; attempts: ", 100 * median)
+            + undisturbed.map(\.summary).joined(separator: " | "))
     }
 
     private func measure(_ samples: [PhotogrammetrySample]) async throws -> Attempt {
