@@ -61,12 +61,17 @@ final class SeparateModelsTests: XCTestCase {
         XCTAssertLessThan(b.maxRotationErrorDegrees, 0.5)
     }
 
-    func testSeparateModelsCanBeTurnedOff() throws {
+    /// Both scenes' photos mapped with `minSeparateModelImages` set to `minImages`.
+    func runMixed(minImages: Int) throws -> PoseEstimation.Report {
         let (folder, sources) = try writeMixedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = PoseEstimation.Options()
-        options.minSeparateModelImages = 0
-        let report = try PoseEstimation(options: options).run(sources)
+        options.minSeparateModelImages = minImages
+        return try PoseEstimation(options: options).run(sources)
+    }
+
+    func testSeparateModelsCanBeTurnedOff() throws {
+        let report = try runMixed(minImages: 0)
         XCTAssertTrue(report.separateModels.isEmpty)
         XCTAssertEqual(report.scene.registeredCount, 8)
         for image in report.scene.images where image.name.hasPrefix("b") {
@@ -78,11 +83,7 @@ final class SeparateModelsTests: XCTestCase {
     /// A group smaller than the minimum stays unregistered in the main model, with the reason the
     /// view graph gives.
     func testAGroupBelowTheMinimumIsNotReconstructed() throws {
-        let (folder, sources) = try writeMixedFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var options = PoseEstimation.Options()
-        options.minSeparateModelImages = 6
-        let report = try PoseEstimation(options: options).run(sources)
+        let report = try runMixed(minImages: 6)
         XCTAssertTrue(report.separateModels.isEmpty, "scene B has 5 photos, fewer than 6")
         XCTAssertEqual(report.scene.registeredCount, 8)
     }
