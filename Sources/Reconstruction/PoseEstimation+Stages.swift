@@ -126,8 +126,8 @@ extension PoseEstimation {
         // Progress is shared among the models by their images: the main one first (expected to be
         // the largest group), then each separate one.
         let minImages = options.minSeparateModelImages
-        let grouped = ViewGraphGroups(imageCount: inputs.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) })
-            .bySize().filter { $0.count >= 2 }.map(\.count)
+        let groups = ViewGraphGroups(imageCount: inputs.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) }).bySize()
+        let grouped = groups.filter { $0.count >= 2 }.map(\.count)
         let groupedImages = Double(max(1, grouped.enumerated().filter { $0.offset == 0 || $0.element >= minImages }
             .reduce(0) { $0 + $1.element }))
         var done = 0.0
@@ -140,16 +140,16 @@ extension PoseEstimation {
             done = Double(grouped.first ?? inputs.count) / groupedImages
             for i in scene.images.indices { scene.images[i].name = names[i] }
             var separate: [SparseScene] = []
-            for group in Self.separateGroups(imageCount: inputs.count, geometries: geometries, main: scene, minImages: minImages) {
+            for group in Self.separateGroups(groups, main: scene, minImages: minImages) {
                 let model = try Self.reconstruct(group, inputs: inputs, names: names, geometries: geometries, options: options.mapper,
                                                  minImages: minImages, isCancelled: control.isCancelled) {
-                    report($0, images: group.members.count)
+                    report($0, images: group.count)
                 }
-                done += Double(group.members.count) / groupedImages
+                done += Double(group.count) / groupedImages
                 guard let model else { continue }
                 separate.append(model)
-                let reason = Self.separateModelReason(number: separate.count, imageCount: group.members.count)
-                for (k, i) in group.members.enumerated() where model.images[k].cameraFromWorld != nil {
+                let reason = Self.separateModelReason(number: separate.count, imageCount: group.count)
+                for (k, i) in group.enumerated() where model.images[k].cameraFromWorld != nil {
                     scene.images[i].unregisteredReason = reason
                 }
             }

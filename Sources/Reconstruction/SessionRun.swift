@@ -273,8 +273,9 @@ final class SessionRun: @unchecked Sendable {
             if let url = samples[i].url { urls[id] = url }
         }
         return Session.Poses(posesBySample: posesBySample, urlsBySample: urls, unregisteredReasonsBySample: reasons,
-                             scene: scene, separateModels: report.separateModels, sampleIDs: samples.map(\.id), verifiedPairCount: report.verifiedPairCount,
-                             matchedPairCount: report.matchedPairCount, trackCount: report.trackCount)
+                             scene: scene, separateModels: report.separateModels, sampleIDs: samples.map(\.id),
+                             verifiedPairCount: report.verifiedPairCount, matchedPairCount: report.matchedPairCount,
+                             trackCount: report.trackCount)
     }
 
     // MARK: Running a stage
