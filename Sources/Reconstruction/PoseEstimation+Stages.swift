@@ -127,17 +127,17 @@ extension PoseEstimation {
         // the largest group), then each separate one.
         let minImages = options.minSeparateModelImages
         let groups = ViewGraphGroups(imageCount: inputs.count, pairs: geometries.map { ($0.pair.first, $0.pair.second) }).bySize()
-        let grouped = groups.filter { $0.count >= 2 }.map(\.count)
-        let groupedImages = Double(max(1, grouped.enumerated().filter { $0.offset == 0 || $0.element >= minImages }
-            .reduce(0) { $0 + $1.element }))
+        let mainSize = groups.first?.count ?? inputs.count
+        let separateSizes = minImages >= 2 ? groups.dropFirst().map(\.count).filter { $0 >= minImages } : []
+        let groupedImages = Double(max(1, mainSize + separateSizes.reduce(0, +)))
         var done = 0.0
         func report(_ step: MappingProgress, images: Int) {
             let share = Double(images) / groupedImages
             control.progress(Progress(stage: .mapping, fraction: min(1, done + share * Self.mappingFraction(step))))
         }
         do {
-            var scene = try mapper.run(isCancelled: control.isCancelled) { report($0, images: grouped.first ?? inputs.count) }
-            done = Double(grouped.first ?? inputs.count) / groupedImages
+            var scene = try mapper.run(isCancelled: control.isCancelled) { report($0, images: mainSize) }
+            done = Double(mainSize) / groupedImages
             for i in scene.images.indices { scene.images[i].name = names[i] }
             var separate: [SparseScene] = []
             for group in Self.separateGroups(groups, main: scene, minImages: minImages) {
