@@ -10,12 +10,44 @@ extension IncrementalMapper {
             // Retriangulate tracks that lost or never had a point, now that all cameras are known.
             for t in points.indices where points[t] == nil { triangulate(track: t) }
         case 2:
-            globalAdjustment(options.finalAdjustment, refineIntrinsics: true)
+            finalLossScale = options.finalLossNoiseMultiple.flatMap { multiple in keypointNoiseSigma().map { multiple * $0 } }
+            globalAdjustment(noiseScaled(options.finalAdjustment), refineIntrinsics: true)
             filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
         default:
-            globalAdjustment(options.polishAdjustment, refineIntrinsics: true)
+            globalAdjustment(noiseScaled(options.polishAdjustment), refineIntrinsics: true)
             filterObservations(maxError: options.finalMaxReprojectionErrorPixels)
         }
+    }
+
+    /// `o` with a Cauchy loss at `finalLossScale`, when there is one. The scale is measured once,
+    /// before the final adjustment: measured again after a robust fit, the core of the residuals
+    /// has shrunk, and each new scale would be smaller than the last.
+    func noiseScaled(_ o: BundleAdjuster.Options) -> BundleAdjuster.Options {
+        guard let scale = finalLossScale else { return o }
+        var scaled = o
+        scaled.loss = .cauchy
+        scaled.lossScalePixels = scale
+        return scaled
+    }
+
+    /// The keypoint noise per coordinate, as weighted in adjustment: 1.4826 × the median absolute
+    /// weighted residual of the inlier observations (pixels); nil when there is none or it is zero.
+    func keypointNoiseSigma() -> Double? {
+        var residuals: [Double] = []
+        for t in points.indices {
+            guard let x = points[t] else { continue }
+            for (i, o) in tracks.tracks[t].enumerated() where inlier[t][i] {
+                guard let pose = cameraFromWorld[o.imageIndex],
+                      let p = intrinsics(of: o.imageIndex).project(pose.apply(x)) else { continue }
+                let k = keypoint(o), w = weight(o)
+                residuals.append(abs(w * (p.x - k.x)))
+                residuals.append(abs(w * (p.y - k.y)))
+            }
+        }
+        guard !residuals.isEmpty else { return nil }
+        residuals.sort()
+        let sigma = 1.4826 * residuals[residuals.count / 2]
+        return sigma > 0 ? sigma : nil
     }
 
     /// Why image `i` did not register: its own failure, or where it stands in the view graph.

@@ -27,7 +27,11 @@ final class ModelCheckpointTests: XCTestCase {
         let images = try SyntheticCaptureWriter.write(capture, to: folder.appendingPathComponent("capture"))
         var configuration = Session.Configuration()
         configuration.checkpointDirectory = folder.appendingPathComponent("checkpoint")
-        let first = folder.appendingPathComponent("first.glb"), second = folder.appendingPathComponent("second.glb")
+        // One file name in two folders: the name goes into the glTF (mesh and node names).
+        let first = folder.appendingPathComponent("first/model.glb"), second = folder.appendingPathComponent("second/model.glb")
+        for url in [first, second] {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
 
         func denseReport(_ outputs: [Session.Output]) -> Session.StageReport? {
             outputs.lazy.compactMap { if case .stageComplete(let r) = $0, r.stage == .dense { return r } else { return nil } }.first
@@ -43,6 +47,6 @@ final class ModelCheckpointTests: XCTestCase {
         XCTAssertEqual(restored.restoredItems, 1, "the resumed run loads the surface")
         XCTAssertGreaterThan(restored.savedSeconds, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: second.path))
-        XCTAssertEqual(try Data(contentsOf: first).count, try Data(contentsOf: second).count, "the same surface gives the same model")
+        XCTAssertEqual(try Data(contentsOf: first), try Data(contentsOf: second), "the same surface gives the same model")
     }
 }
