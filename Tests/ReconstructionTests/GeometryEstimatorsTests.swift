@@ -72,7 +72,7 @@ final class GeometryEstimatorsTests: XCTestCase {
         XCTAssertEqual(estimate.inlierCount, 150 - 38)
     }
 
-    /// Points on one wall, seen obliquely at 6–15 m with a pixel of noise (a facade). OpenCV's
+    /// Points on one wall, seen obliquely at 6–12 m with a pixel of noise (a facade). OpenCV's
     /// solvePnPRansac refits its best sample with EPnP, which on such planar sets returned a pose
     /// that did not fit its own inliers in about half of 200 problems; the estimate must fit them
     /// every time, and the mask must be the returned pose's own.
