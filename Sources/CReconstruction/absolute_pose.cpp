@@ -11,18 +11,19 @@ struct PoseCandidate {
     std::vector<int> inliers;  // correspondences within the threshold under this pose
 };
 
+// Correspondences in front of the camera that project within `threshold` (image points are
+// normalised coordinates times the focal length, so the projection is f·(x, y)/z).
 std::vector<int> inliers_under(const std::vector<cv::Point3d>& object, const std::vector<cv::Point2d>& image,
-                               const cv::Matx33d& K, const cv::Mat& rvec, const cv::Mat& tvec, double threshold) {
-    std::vector<cv::Point2d> projected;
-    cv::projectPoints(object, rvec, tvec, K, cv::noArray(), projected);
+                               double focal_length, const cv::Mat& rvec, const cv::Mat& tvec, double threshold) {
     cv::Matx33d R;
     cv::Rodrigues(rvec, R);
     const cv::Vec3d t(tvec.at<double>(0), tvec.at<double>(1), tvec.at<double>(2));
     std::vector<int> out;
     for (size_t i = 0; i < object.size(); ++i) {
         const cv::Vec3d p = R * cv::Vec3d(object[i].x, object[i].y, object[i].z) + t;
-        const cv::Point2d d = projected[i] - image[i];
-        if (p[2] > 0 && d.dot(d) <= threshold * threshold) out.push_back(static_cast<int>(i));
+        if (p[2] <= 0) continue;
+        const cv::Point2d d(focal_length * p[0] / p[2] - image[i].x, focal_length * p[1] / p[2] - image[i].y);
+        if (d.dot(d) <= threshold * threshold) out.push_back(static_cast<int>(i));
     }
     return out;
 }
@@ -30,7 +31,7 @@ std::vector<int> inliers_under(const std::vector<cv::Point3d>& object, const std
 // LM on the points a starting pose explains, then the inliers of the refined pose.
 PoseCandidate refine(const std::vector<cv::Point3d>& object, const std::vector<cv::Point2d>& image,
                      const cv::Matx33d& K, cv::Mat rvec, cv::Mat tvec, double threshold) {
-    PoseCandidate c{rvec, tvec, inliers_under(object, image, K, rvec, tvec, threshold)};
+    PoseCandidate c{rvec, tvec, inliers_under(object, image, K(0, 0), rvec, tvec, threshold)};
     if (c.inliers.size() < 4) return c;
     std::vector<cv::Point3d> o;
     std::vector<cv::Point2d> m;
@@ -39,7 +40,7 @@ PoseCandidate refine(const std::vector<cv::Point3d>& object, const std::vector<c
         m.push_back(image[i]);
     }
     cv::solvePnPRefineLM(o, m, K, cv::noArray(), c.rvec, c.tvec);
-    c.inliers = inliers_under(object, image, K, c.rvec, c.tvec, threshold);
+    c.inliers = inliers_under(object, image, K(0, 0), c.rvec, c.tvec, threshold);
     return c;
 }
 
