@@ -28,6 +28,17 @@ std::vector<int> inliers_under(const std::vector<cv::Point3d>& object, const std
     return out;
 }
 
+// The correspondences at `indices`.
+void select(const std::vector<cv::Point3d>& object, const std::vector<cv::Point2d>& image,
+            const std::vector<int>& indices, std::vector<cv::Point3d>& object_out, std::vector<cv::Point2d>& image_out) {
+    object_out.clear();
+    image_out.clear();
+    for (int i : indices) {
+        object_out.push_back(object[i]);
+        image_out.push_back(image[i]);
+    }
+}
+
 // LM on the points a starting pose explains, then the inliers of the refined pose.
 PoseCandidate refine(const std::vector<cv::Point3d>& object, const std::vector<cv::Point2d>& image,
                      const cv::Matx33d& K, cv::Mat rvec, cv::Mat tvec, double threshold) {
@@ -35,10 +46,7 @@ PoseCandidate refine(const std::vector<cv::Point3d>& object, const std::vector<c
     if (c.inliers.size() < 4) return c;
     std::vector<cv::Point3d> o;
     std::vector<cv::Point2d> m;
-    for (int i : c.inliers) {
-        o.push_back(object[i]);
-        m.push_back(image[i]);
-    }
+    select(object, image, c.inliers, o, m);
     cv::solvePnPRefineLM(o, m, K, cv::noArray(), c.rvec, c.tvec);
     c.inliers = inliers_under(object, image, K(0, 0), c.rvec, c.tvec, threshold);
     return c;
@@ -76,10 +84,7 @@ extern "C" int32_t rc_estimate_absolute_pose(const double* points3d, const doubl
         PoseCandidate best = refine(object, image, K, rvec, tvec, threshold);
         std::vector<cv::Point3d> o;
         std::vector<cv::Point2d> m;
-        for (int i : consensus) {
-            o.push_back(object[i]);
-            m.push_back(image[i]);
-        }
+        select(object, image, consensus, o, m);
         cv::Mat rvec2, tvec2;
         if (cv::solvePnP(o, m, K, cv::noArray(), rvec2, tvec2, false, cv::SOLVEPNP_SQPNP)) {
             PoseCandidate other = refine(object, image, K, rvec2, tvec2, threshold);

@@ -67,9 +67,10 @@ public struct IncrementalMapper {
         /// `polishAdjustment` (Huber at 1 px, then least squares). Keypoint errors are far from
         /// Gaussian: on rendered scenes with exact ground truth their rms is 2.7 times what their
         /// median implies, and least squares let that tail bend the cameras (castle-shaped
-        /// courtyards: 9.2 mm median error, 2.6 mm at 10 σ; Benchmarks/pose-loops.md). 10 σ is the
-        /// most robust scale measured there that made no scene worse; 2.385 σ (95 % efficiency on
-        /// Gaussian noise) did better on the rendered castles but worse on two other scenes.
+        /// courtyards: 9.2 mm median error, 2.6 mm at 10 σ; Benchmarks/pose-loops.md). 10 σ beat
+        /// least squares on eleven of thirteen scenes measured there (real, rendered, rendered with
+        /// camera noise). Tighter scales (5 σ, 2.385 σ) did better still on most renders but worse
+        /// on Herz-Jesus-P8, a real scene, so they are left to callers with castle-like captures.
         public var finalLossNoiseMultiple: Double? = 10
         /// Weigh residuals by inverse keypoint scale (larger SIFT keypoints are less precisely located).
         public var scaleWeighting = true
