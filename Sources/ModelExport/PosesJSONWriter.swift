@@ -2,7 +2,9 @@ import Foundation
 import ReconstructionCore
 
 /// Writes `poses.json`: every input image in scene order with, when registered, its
-/// camera-to-world pose and intrinsics, and otherwise the reason it is not registered.
+/// camera-to-world pose, intrinsics, observation count and mean reprojection error, and otherwise
+/// the reason it is not registered; and under `sparse_model`, the model's point and observation
+/// counts, mean track length and mean reprojection error.
 ///
 /// Rotations are camera-to-world unit quaternions [w, x, y, z] with w ≥ 0; translations are
 /// camera centres in world coordinates (scene units). Camera axes: x right, y down, z forward
@@ -29,7 +31,8 @@ public enum PosesJSONWriter {
 
     /// The JSON document (pretty-printed, sorted keys, full double precision).
     public static func jsonData(scene: SparseScene, worldDescription: String = defaultWorldDescription) throws -> Data {
-        let images = scene.images.map { image -> ImageEntry in
+        let fit = scene.fit()
+        let images = zip(scene.images, fit.images).map { image, imageFit -> ImageEntry in
             guard let cameraFromWorld = image.cameraFromWorld else {
                 return ImageEntry(file: image.name, registered: false,
                                   reason: image.unregisteredReason ?? "not registered")
@@ -42,7 +45,9 @@ public enum PosesJSONWriter {
                 translation: worldFromCamera.translation.array.map(withoutNegativeZero),
                 intrinsics: Intrinsics(model: k.hasDistortion ? "RADIAL" : "PINHOLE", width: k.width, height: k.height,
                                        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, k1: k.k1, k2: k.k2,
-                                       source: image.intrinsicsSource.rawValue))
+                                       source: image.intrinsicsSource.rawValue),
+                observations: imageFit.observations,
+                reprojectionError: imageFit.meanReprojectionErrorPixels)
         }
         let document = Document(
             convention: "camera_to_world",
@@ -51,6 +56,9 @@ public enum PosesJSONWriter {
             quaternionOrder: "wxyz",
             registeredCount: scene.registeredCount,
             imageCount: scene.images.count,
+            sparseModel: SparseModel(points: fit.points, observations: fit.observations,
+                                     meanTrackLength: fit.meanTrackLength,
+                                     meanReprojectionError: fit.meanReprojectionErrorPixels),
             images: images)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -67,6 +75,7 @@ public enum PosesJSONWriter {
         var quaternionOrder: String
         var registeredCount: Int
         var imageCount: Int
+        var sparseModel: SparseModel
         var images: [ImageEntry]
 
         enum CodingKeys: String, CodingKey {
@@ -75,6 +84,22 @@ public enum PosesJSONWriter {
             case quaternionOrder = "quaternion_order"
             case registeredCount = "registered_count"
             case imageCount = "image_count"
+            case sparseModel = "sparse_model"
+        }
+    }
+
+    /// How well the model's points fit the photos (`SparseSceneFit`).
+    private struct SparseModel: Encodable {
+        var points: Int
+        var observations: Int
+        var meanTrackLength: Double
+        /// Pixels; absent when no observation projects.
+        var meanReprojectionError: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case points, observations
+            case meanTrackLength = "mean_track_length"
+            case meanReprojectionError = "mean_reprojection_error_px"
         }
     }
 
@@ -91,7 +116,16 @@ public enum PosesJSONWriter {
         /// Camera centre in world coordinates.
         var translation: [Double]? = nil
         var intrinsics: Intrinsics? = nil
+        /// Reconstructed points this image observes.
+        var observations: Int? = nil
+        /// Their mean reprojection error, pixels.
+        var reprojectionError: Double? = nil
         var reason: String? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case file, registered, rotation, translation, intrinsics, observations, reason
+            case reprojectionError = "reprojection_error_px"
+        }
     }
 
     private struct Intrinsics: Encodable {

@@ -102,14 +102,16 @@ final class ProgressReporter {
         let stages = [ProcessingStage.features, .matching, .mapping].map {
             "\($0.rawValue) \(String(format: "%.1f", stageSeconds[$0] ?? 0)) s"
         }
+        let meanError = scene.fit().meanReprojectionErrorPixels
         if json {
             let separate = poses.separateModels.enumerated().map { k, model in
                 #"{"folder":"\#(PoseExport.separateModelsFolderName)/\#(k + 1)","registered":\#(model.registeredCount),"images":\#(model.images.count),"points":\#(model.points.count)}"#
             }.joined(separator: ",")
-            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"separate_models":[\#(separate)],"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
+            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"mean_reprojection_error_px":\#(meanError.map { String(format: "%.4f", $0) } ?? "null"),"separate_models":[\#(separate)],"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
             return
         }
-        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points, \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
+        let error = meanError.map { String(format: " (mean reprojection error %.3f px)", $0) } ?? ""
+        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points\(error), \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
         for line in scene.unregisteredLines { print(line) }
         print("wrote \(output.path)/poses.json, colmap/, transforms.json")
         for (k, model) in poses.separateModels.enumerated() {

@@ -64,6 +64,22 @@ final class PosesJSONWriterTests: XCTestCase {
         XCTAssertEqual(c["source"] as? String, "default")
     }
 
+    func testStatesHowWellTheModelFitsItsPhotos() throws {
+        var scene = SyntheticScene.make()
+        scene.images[2].keypoints[0].x += 2  // c.jpg sees point 2 two pixels to the right
+        let (_, json) = try writeAndParse(scene)
+        let model = try XCTUnwrap(json["sparse_model"] as? [String: Any])
+        XCTAssertEqual(model["points"] as? Int, 3)
+        XCTAssertEqual(model["observations"] as? Int, 6)  // b.jpg's observation is not in the model
+        XCTAssertEqual(model["mean_track_length"] as? Double, 2)
+        XCTAssertEqual(try XCTUnwrap(model["mean_reprojection_error_px"] as? Double), 2.0 / 6, accuracy: 1e-4)
+        let images = try XCTUnwrap(json["images"] as? [[String: Any]])
+        XCTAssertEqual(images.map { $0["observations"] as? Int }, [3, nil, 3])
+        XCTAssertEqual(try XCTUnwrap(images[0]["reprojection_error_px"] as? Double), 0, accuracy: 1e-4)
+        XCTAssertNil(images[1]["reprojection_error_px"])
+        XCTAssertEqual(try XCTUnwrap(images[2]["reprojection_error_px"] as? Double), 2.0 / 3, accuracy: 1e-4)
+    }
+
     func testUnregisteredImageHasReasonAndNoPose() throws {
         let (_, json) = try writeAndParse(SyntheticScene.make())
         let b = try XCTUnwrap((json["images"] as? [[String: Any]])?[1])
