@@ -15,7 +15,9 @@ struct PosesCommand: AsyncParsableCommand {
             matches image pairs with geometric verification, and runs incremental structure from \
             motion with Ceres bundle adjustment. Writes, in OUT_DIR:
               poses.json        per image: registered or not (and why), camera-to-world rotation \
-            (unit quaternion w,x,y,z) and translation (camera centre), intrinsics, observations             and mean reprojection error; the model's points, mean track length and mean             reprojection error under sparse_model
+            (unit quaternion w,x,y,z) and translation (camera centre), intrinsics, observations \
+            and mean reprojection error; the model's points, mean track length and mean \
+            reprojection error under sparse_model
               colmap/           COLMAP text model: cameras.txt, images.txt, points3D.txt
               transforms.json   nerfstudio's format (OpenGL camera axes)
               models/N/         the same three, for each group of at least 3 photos that no \
