@@ -12,9 +12,12 @@ struct Failure {
     std::string message;
 };
 
+// Copies `message` without trailing whitespace (OpenCV's messages end with a newline).
 inline void write_error(rc_error* error, const std::string& message) {
     if (error == nullptr) return;
-    std::snprintf(error->message, sizeof(error->message), "%s", message.c_str());
+    const size_t end = message.find_last_not_of(" \t\r\n");
+    const std::string trimmed = end == std::string::npos ? std::string() : message.substr(0, end + 1);
+    std::snprintf(error->message, sizeof(error->message), "%s", trimmed.c_str());
 }
 
 template <typename Body>

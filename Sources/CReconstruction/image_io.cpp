@@ -70,7 +70,17 @@ cv::Mat decode_image(const uint8_t* encoded, size_t length, int flags) {
     if (is_truncated_jpeg(encoded, length))
         throw Failure{RC_DECODE_FAILED, "truncated JPEG: the image data ends before the end-of-image marker"};
     cv::Mat buffer(1, static_cast<int>(length), CV_8U, const_cast<uint8_t*>(encoded));
-    cv::Mat image = cv::imdecode(buffer, flags);
+    cv::Mat image;
+    try {
+        image = cv::imdecode(buffer, flags);
+    } catch (const cv::Exception& e) {
+        // OpenCV refuses headers that claim more than 2^30 pixels or a side over 2^20 before
+        // allocating anything; say so instead of passing on its assertion text.
+        if (e.func == "validateInputImageSize")
+            throw Failure{RC_DECODE_FAILED, "image too large: its header claims more pixels than OpenCV decodes "
+                                            "(at most 2^30 pixels and 2^20 per side)"};
+        throw;
+    }
     if (image.empty()) throw Failure{RC_DECODE_FAILED, "not a decodable image (corrupt, truncated or unknown format)"};
     return image;
 }

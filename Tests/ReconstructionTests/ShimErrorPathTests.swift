@@ -40,6 +40,20 @@ final class ShimErrorPathTests: XCTestCase {
         }
     }
 
+    /// OpenCV refuses a header that claims more than 2^30 pixels; the message says the image is
+    /// too large, not OpenCV's assertion text, and carries no trailing newline.
+    func testAJPEGClaimingAHugeSizeIsADecodeErrorSayingSo() throws {
+        var bytes = [UInt8](Self.minimalJPEG)
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        // SOF0: marker, length (2), precision (1), height (2), width (2).
+        bytes.replaceSubrange((sof + 5)...(sof + 8), with: [0xEA, 0x60, 0xEA, 0x60])  // 60000 × 60000
+        XCTAssertThrowsError(try FeatureExtractor().extract(encoded: Data(bytes))) { error in
+            XCTAssertEqual((error as? ShimError)?.kind, .decodeFailed)
+            XCTAssertTrue("\(error)".contains("image too large"), "\(error)")
+            XCTAssertFalse("\(error)".hasSuffix("\n"))
+        }
+    }
+
     /// A 16×16 grey baseline JPEG (written once with Pillow, quality 90; 8-bit greyscale).
     static let minimalJPEG = Data(base64Encoded: """
         /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRUVDA8XGBYUGBIUFRT/wAALCAAQABABAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/ACiiiv/Z
