@@ -11,7 +11,8 @@ struct PosesCommand: AsyncParsableCommand {
         commandName: "poses",
         abstract: "Estimate camera poses from a folder of photos (structure from motion).",
         discussion: """
-            Reads every JPEG/PNG/TIFF/WebP/BMP/HEIC in IMAGES_DIR (not recursive), extracts SIFT features, \
+            Reads every JPEG/PNG/TIFF/WebP/BMP/HEIC in IMAGES_DIR (not recursive; hidden files skipped; \
+            IMAGES_DIR/images/ when IMAGES_DIR itself has none), extracts SIFT features, \
             matches image pairs with geometric verification, and runs incremental structure from \
             motion with Ceres bundle adjustment. Writes, in OUT_DIR:
               poses.json        per image: registered or not (and why), camera-to-world rotation \
@@ -25,7 +26,13 @@ struct PosesCommand: AsyncParsableCommand {
             reconstructed on its own in its own frame; the main poses.json names each such photo's model
             Intrinsics: given with --intrinsics or --intrinsics-file they are held fixed (unless \
             --refine-intrinsics); otherwise they come from EXIF focal length, or a default guess \
-            (1.2 × the longer side), and are refined by bundle adjustment.
+            (1.2 × the longer side), and are refined by bundle adjustment (focal length and radial \
+            distortion k1; the principal point stays at the image centre). A given K whose principal \
+            point is far from the centre of photos of some size (a K for larger photos, or for photos \
+            stored turned) is a warning; one outside a photo skips that photo.
+            Pixels are used as stored: the EXIF orientation tag is not applied (as in COLMAP), so poses \
+            and intrinsics describe the stored raster; photos tagged to be shown turned are named in a \
+            warning. An alpha channel is ignored (use a _mask sidecar).
             Images that cannot be decoded are reported and skipped; fewer than two usable images \
             is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (non-zero = object) and/or \
             <name>_matte.<ext> person/object matte (grey levels, object where ≥ 50 %), if present, mask \
@@ -39,7 +46,7 @@ struct PosesCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Folder of photos.", completion: .directory)
+    @Argument(help: "Folder of photos (or a capture folder whose photos are in its images/ subfolder).", completion: .directory)
     var imagesDir: String
 
     @Option(name: .shortAndLong, help: "Output folder (created if missing).")
@@ -104,9 +111,21 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let imagesURL = URL(fileURLWithPath: imagesDir)
+        let reporter = ProgressReporter(json: json)
+        do {
+            try await estimate(reporter: reporter)
+        } catch {
+            if !(error is ExitCode) { reporter.failure(error) }
+            throw error
+        }
+    }
+
+    private func estimate(reporter: ProgressReporter) async throws {
         let outputURL = URL(fileURLWithPath: output)
         let given = try known.load()
+        let imagesURL = try PhotoFolder.resolve(imagesDir, reporter: reporter)
+        // Checked before any work, so a bad -o does not cost a whole run.
+        try OutputFolder.prepare(outputURL)
 
         let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given)
         let samples = folder.samples
@@ -119,8 +138,9 @@ struct PosesCommand: AsyncParsableCommand {
         interrupt.resume()
         defer { interrupt.cancel() }
 
-        let reporter = ProgressReporter(json: json, sampleNames: Dictionary(uniqueKeysWithValues: samples.map { ($0.id, $0.name) }))
+        reporter.sampleNames = Dictionary(uniqueKeysWithValues: samples.map { ($0.id, $0.name) })
         for note in folder.notes { reporter.note(note) }
+        for warning in folder.warnings { reporter.warning(warning) }
         let started = Date()
         try session.process(requests: [.poses])
         var poses: PhotogrammetrySession.Poses?

@@ -6,7 +6,8 @@ import Reconstruction
 /// JSON lines with `--json`, and occasional plain lines otherwise (logs, CI).
 final class ProgressReporter {
     private let json: Bool
-    private let sampleNames: [Int: String]
+    /// Names of the session's samples by id, for messages about one of them.
+    var sampleNames: [Int: String]
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private var barShown = false
     private var lastStage: ProcessingStage?
@@ -14,7 +15,7 @@ final class ProgressReporter {
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
 
-    init(json: Bool, sampleNames: [Int: String]) {
+    init(json: Bool, sampleNames: [Int: String] = [:]) {
         self.json = json
         self.sampleNames = sampleNames
     }
@@ -93,9 +94,34 @@ final class ProgressReporter {
         FileHandle.standardOutput.write((text + "\n").data(using: .utf8)!)
     }
 
-    private func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    /// Reports a failure that ends the run: an `error` event with `--json` (the caller still exits
+    /// non-zero and ArgumentParser prints the error on standard error), nothing otherwise.
+    func failure(_ error: any Error) {
+        guard json else { return }
+        finish()
+        line(#"{"event":"error","message":"\#(escaped("\(error)"))"}"#)
     }
+
+    /// `text` as the inside of a JSON string: quotes, backslashes and control characters escaped.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private func escaped(_ text: String) -> String { Self.escaped(text) }
 
     func summary(poses: PhotogrammetrySession.Poses, seconds: Double, output: URL) {
         let scene = poses.scene

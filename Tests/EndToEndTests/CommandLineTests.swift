@@ -26,6 +26,68 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("at least 2 usable images"), result.output)
     }
 
+    private func makeFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+
+    /// The JSON objects among the output's lines (standard output and error are one stream here).
+    private func events(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").filter { $0.hasPrefix("{") }.map { line in
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    func testAFolderWithoutPhotosIsAClearErrorAlsoAsAJSONEvent() throws {
+        let dir = try makeFolder()
+        try Data("notes".utf8).write(to: dir.appendingPathComponent("readme.txt"))
+        let plain = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path])
+        XCTAssertEqual(plain.status, 1)
+        XCTAssertTrue(plain.output.contains("no photos in \(dir.path)"), plain.output)
+        XCTAssertFalse(plain.output.contains("Usage:"), plain.output)
+
+        let json = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path, "--json"])
+        XCTAssertEqual(json.status, 1)
+        let error = try XCTUnwrap(try events(json.output).last)
+        XCTAssertEqual(error["event"] as? String, "error")
+        XCTAssertTrue((error["message"] as? String)?.contains("no photos in") == true, json.output)
+    }
+
+    func testAnOutputPathUnderAFileFailsBeforeAnyWork() throws {
+        let dir = try makeFolder()
+        try Data("not a JPEG".utf8).write(to: dir.appendingPathComponent("a.jpg"))
+        let blocker = dir.appendingPathComponent("blocker")
+        try Data().write(to: blocker)
+        let result = try run(["poses", dir.path, "-o", blocker.appendingPathComponent("out").path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("\(blocker.path) is a file, not a folder"), result.output)
+        XCTAssertFalse(result.output.contains("a.jpg"), "the photos were read before the output was checked: \(result.output)")
+    }
+
+    func testJSONLinesStayValidWhenAMessageHoldsANewlineOrATab() throws {
+        let dir = try makeFolder()
+        for name in ["broken\nname.jpg", "tab\there.jpg"] {
+            try Data("not a JPEG".utf8).write(to: dir.appendingPathComponent(name))
+        }
+        let result = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path, "--json"])
+        XCTAssertEqual(result.status, 1)
+        let messages = try events(result.output).compactMap { $0["message"] as? String }
+        XCTAssertTrue(messages.contains { $0.hasPrefix("skipped broken\nname.jpg:") }, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("skipped tab\there.jpg:") }, "\(messages)")
+    }
+
+    func testASceneFolderIsReadThroughItsImagesSubfolder() throws {
+        let scene = try makeFolder()
+        let images = scene.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try Data("not a JPEG".utf8).write(to: images.appendingPathComponent("a.jpg"))
+        let result = try run(["poses", scene.path, "-o", scene.appendingPathComponent("out").path])
+        XCTAssertTrue(result.output.contains("using its images/ subfolder"), result.output)
+        XCTAssertTrue(result.output.contains("a.jpg"), result.output)
+    }
+
     func testConflictingIntrinsicsOptionsAreAValidationError() throws {
         let result = try run(["poses", "/tmp", "-o", "/tmp/x", "--intrinsics", "1,1,1,1", "--intrinsics-file", "K.txt"])
         XCTAssertNotEqual(result.status, 0)
