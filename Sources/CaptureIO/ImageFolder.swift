@@ -19,8 +19,11 @@ public struct ImageFolder {
 
     /// The image files directly inside `directory`, sorted by file name.
     ///
-    /// Not recursive. Sidecar images (`isSidecar`) are not photos and are skipped. Hidden files (names starting with ".") and anything that is not a regular
-    /// file (after following symbolic links) are skipped. Extensions match case-insensitively.
+    /// Not recursive. Sidecar images (`isSidecar`) are not photos and are skipped. Hidden files
+    /// (names starting with ".") and anything that is not a regular file after following symbolic
+    /// links (folders, devices) are skipped. A broken symbolic link with an image's name is listed,
+    /// so that reading it reports the problem by name instead of the photo vanishing unnoticed.
+    /// Extensions match case-insensitively.
     /// - Throws: `CaptureIOError` if `directory` does not exist, is not a directory, or cannot be read.
     public static func listImages(in directory: URL) throws -> [URL] {
         let fileManager = FileManager.default
@@ -42,11 +45,17 @@ public struct ImageFolder {
             let ext = (name as NSString).pathExtension.lowercased()
             guard imageExtensions.contains(ext), !isSidecar(name) else { continue }
             let url = directory.appendingPathComponent(name, isDirectory: false)
-            guard isRegularFile(url) else { continue }
+            guard isRegularFile(url) || isBrokenSymbolicLink(url) else { continue }
             images.append((name, url))
         }
         images.sort { $0.name < $1.name }
         return images.map(\.url)
+    }
+
+    /// True when `url` is a symbolic link whose target does not exist.
+    public static func isBrokenSymbolicLink(_ url: URL) -> Bool {
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { return false }
+        return !FileManager.default.fileExists(atPath: url.path)
     }
 
     /// True when `url` (after following symbolic links) is a regular file.

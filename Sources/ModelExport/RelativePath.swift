@@ -3,10 +3,11 @@ import Foundation
 /// Relative file paths between two locations on the file system.
 enum RelativePath {
     /// The path of `file` relative to `directory` (using ".." components as needed), after
-    /// resolving symbolic links in both; the absolute path of `file` when the two share nothing
-    /// but the file-system root.
+    /// resolving symbolic links in `directory` and in the folders above `file`; the absolute path
+    /// of `file` when the two share nothing but the file-system root. The file's own name is kept
+    /// even when it is a symbolic link, so the path names the file the caller listed.
     static func of(_ file: URL, relativeTo directory: URL) -> String {
-        let fileComponents = components(of: file)
+        let fileComponents = components(of: file.deletingLastPathComponent()) + [file.lastPathComponent]
         let directoryComponents = components(of: directory)
         var common = 0
         while common < fileComponents.count - 1, common < directoryComponents.count,

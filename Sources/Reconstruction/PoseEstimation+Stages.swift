@@ -65,6 +65,10 @@ extension PoseEstimation {
         } catch let error as ShimError {
             return .failure(InvalidImage(name: source.name, reason: error.message))
         } catch {
+            if let url = source.url, !FileManager.default.fileExists(atPath: url.path),
+               let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+                return .failure(InvalidImage(name: source.name, reason: "broken symbolic link: its target \(target) does not exist"))
+            }
             return .failure(InvalidImage(name: source.name, reason: "cannot read file: \(error.localizedDescription)"))
         }
     }

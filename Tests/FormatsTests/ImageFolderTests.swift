@@ -40,6 +40,16 @@ final class ImageFolderTests: XCTestCase {
         XCTAssertEqual(try ImageFolder.listImages(in: directory).map(\.lastPathComponent), ["a.jpg", "link.jpg"])
     }
 
+    func testListsABrokenSymbolicLinkSoThatReadingItReportsTheProblem() throws {
+        let directory = try makeTemporaryDirectory(self)
+        try touch(directory, "a.jpg")
+        let link = directory.appendingPathComponent("gone.jpg")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/no-such-folder-for-tests/photo.jpg")
+        XCTAssertEqual(try ImageFolder.listImages(in: directory).map(\.lastPathComponent), ["a.jpg", "gone.jpg"])
+        XCTAssertTrue(ImageFolder.isBrokenSymbolicLink(link))
+        XCTAssertFalse(ImageFolder.isBrokenSymbolicLink(directory.appendingPathComponent("a.jpg")))
+    }
+
     func testReturnedURLsPointIntoTheDirectory() throws {
         let directory = try makeTemporaryDirectory(self)
         try touch(directory, "a.jpeg")

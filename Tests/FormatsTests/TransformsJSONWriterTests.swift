@@ -79,6 +79,20 @@ final class TransformsJSONWriterTests: XCTestCase {
         XCTAssertEqual(frames.first?["file_path"] as? String, "images/a.jpg")
     }
 
+    func testAPhotoThatIsASymbolicLinkKeepsItsOwnName() throws {
+        let root = try makeTemporaryDirectory(self)
+        let images = root.appendingPathComponent("images"), elsewhere = root.appendingPathComponent("elsewhere")
+        for folder in [images, elsewhere] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try Data([0xFF, 0xD8]).write(to: elsewhere.appendingPathComponent("original.jpg"))
+        try FileManager.default.createSymbolicLink(at: images.appendingPathComponent("a.jpg"),
+                                                   withDestinationURL: elsewhere.appendingPathComponent("original.jpg"))
+        let url = root.appendingPathComponent("transforms.json")
+        try TransformsJSONWriter.write(scene: SyntheticScene.make(), imagesDirectory: images, to: url)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let frames = try XCTUnwrap(json["frames"] as? [[String: Any]])
+        XCTAssertEqual(frames.first?["file_path"] as? String, "images/a.jpg")
+    }
+
     func testFallsBackToAbsolutePathWithoutACommonPrefix() throws {
         let images = URL(fileURLWithPath: "/no-such-root-for-formats-tests/images", isDirectory: true)
         let json = try write(SyntheticScene.make(), imagesDirectory: images)
