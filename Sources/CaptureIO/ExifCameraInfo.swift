@@ -15,10 +15,15 @@ public struct ExifCameraInfo: Equatable, Sendable {
     /// Width and height in pixels of the image as the camera wrote it (tags 0xA002, 0xA003).
     public var pixelXDimension: Int?
     public var pixelYDimension: Int?
+    /// How the stored pixels are to be turned for display (tag 0x0112): 1 as stored, 2 mirrored,
+    /// 3 rotated 180°, 4 flipped, 5–8 transposed or rotated by 90°; nil when absent or not 1…8.
+    /// The pipeline does not apply it (see `isReorienting`).
+    public var orientation: Int?
 
     public init(make: String? = nil, model: String? = nil, focalLengthMillimetres: Double? = nil,
                 focalLengthIn35mmFilm: Double? = nil, focalPlaneXResolution: Double? = nil,
-                focalPlaneResolutionUnit: Int? = nil, pixelXDimension: Int? = nil, pixelYDimension: Int? = nil) {
+                focalPlaneResolutionUnit: Int? = nil, pixelXDimension: Int? = nil, pixelYDimension: Int? = nil,
+                orientation: Int? = nil) {
         self.make = make
         self.model = model
         self.focalLengthMillimetres = focalLengthMillimetres
@@ -27,7 +32,11 @@ public struct ExifCameraInfo: Equatable, Sendable {
         self.focalPlaneResolutionUnit = focalPlaneResolutionUnit
         self.pixelXDimension = pixelXDimension
         self.pixelYDimension = pixelYDimension
+        self.orientation = orientation
     }
+
+    /// True when the orientation tag asks viewers to show the photo other than as stored.
+    public var isReorienting: Bool { (orientation ?? 1) != 1 }
 
     /// True when no field was found.
     public var isEmpty: Bool { self == ExifCameraInfo() }

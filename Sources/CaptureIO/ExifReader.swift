@@ -87,6 +87,7 @@ public enum ExifReader {
     private enum Tag {
         static let make: UInt16 = 0x010F
         static let model: UInt16 = 0x0110
+        static let orientation: UInt16 = 0x0112
         static let exifIFDPointer: UInt16 = 0x8769
         static let focalLength: UInt16 = 0x920A
         static let pixelXDimension: UInt16 = 0xA002
@@ -140,6 +141,7 @@ public enum ExifReader {
         var info = ExifCameraInfo()
         info.make = ifd0[Tag.make].flatMap { ascii($0, reader) }
         info.model = ifd0[Tag.model].flatMap { ascii($0, reader) }
+        info.orientation = ifd0[Tag.orientation].flatMap { unsignedInteger($0, reader) }.flatMap { (1...8).contains($0) ? $0 : nil }
         info.focalLengthMillimetres = entry(Tag.focalLength).flatMap { number($0, reader) }.flatMap(positive)
         info.focalLengthIn35mmFilm = entry(Tag.focalLengthIn35mmFilm).flatMap { number($0, reader) }.flatMap(positive)
         info.focalPlaneXResolution = entry(Tag.focalPlaneXResolution).flatMap { number($0, reader) }.flatMap(positive)

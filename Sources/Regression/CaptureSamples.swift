@@ -12,6 +12,8 @@ import ReconstructionCore
 ///   is where both say so (they must then be the same size);
 /// - depth from a HEIC/HEIF photo's embedded depth image, when it is metric (`HEIFDepth.metres`).
 ///
+/// A given K whose principal point lies outside a photo rejects that photo; one far from the
+/// centre of photos of some size is a warning (`IntrinsicsFit`).
 /// A bad mask or matte (does not decode; a matte without the photo's aspect ratio or larger than
 /// it) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
 /// it as `invalidSample` and goes on with the others. Embedded depth that cannot be used is a note
@@ -20,6 +22,9 @@ public struct CaptureSamples: Sendable {
     public var samples: [PhotogrammetrySample]
     /// What the reader noticed without rejecting a sample, each naming its file.
     public var notes: [String]
+    /// Problems that make results doubtful without rejecting a sample, each naming its files: a
+    /// given K that does not fit photos of some size, photos whose EXIF orientation is not applied.
+    public var warnings: [String] = []
 
     public static let maskSuffix = "_mask"
     public static let matteSuffix = "_matte"
@@ -35,10 +40,18 @@ public struct CaptureSamples: Sendable {
             if stem.hasSuffix(maskSuffix) || stem.hasSuffix(matteSuffix), sidecars[stem] == nil { sidecars[stem] = name }
         }
         var notes: [String] = []
-        let samples = try ImageFolder.listImages(in: imagesDirectory).enumerated().map { index, url -> PhotogrammetrySample in
+        let urls = try ImageFolder.listImages(in: imagesDirectory)
+        let headers = urls.map(PhotoHeader.init(url:))
+        let checks = check(headers, given: given)
+        let samples = zip(urls, headers).enumerated().map { index, photo -> PhotogrammetrySample in
+            let (url, header) = photo
             let stem = url.deletingPathExtension().lastPathComponent.lowercased()
             var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
-                                              intrinsics: CaptureSources.prior(for: url, given: given))
+                                              intrinsics: CaptureSources.prior(exif: header.exif, given: given))
+            if let rejection = checks.rejections[index] {
+                sample.rejection = rejection
+                return sample
+            }
             do {
                 sample.objectMask = try objectMask(photo: url, mask: sidecars[stem + maskSuffix].map(imagesDirectory.appendingPathComponent),
                                                    matte: sidecars[stem + matteSuffix].map(imagesDirectory.appendingPathComponent))
@@ -54,7 +67,7 @@ public struct CaptureSamples: Sendable {
             }
             return sample
         }
-        return CaptureSamples(samples: samples, notes: notes)
+        return CaptureSamples(samples: samples, notes: notes, warnings: checks.warnings)
     }
 
     /// The samples of `read`, without the notes.

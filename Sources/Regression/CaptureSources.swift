@@ -14,7 +14,13 @@ public enum CaptureSources {
 
     public static func prior(for url: URL, given: PinholeIntrinsics?) -> IntrinsicsPrior {
         if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
-        guard let exif = ExifReader.read(contentsOf: url) else { return .unknown }
+        return prior(exif: ExifReader.read(contentsOf: url), given: nil)
+    }
+
+    /// The prior from a photo's EXIF block (already read), or `given` when known.
+    public static func prior(exif: ExifCameraInfo?, given: PinholeIntrinsics?) -> IntrinsicsPrior {
+        if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
+        guard let exif else { return .unknown }
         if let f35 = exif.focalLengthIn35mmFilm, f35 > 0 { return .focalLength35mmEquivalent(millimetres: f35) }
         if let w = exif.pixelXDimension, let h = exif.pixelYDimension, let f = exif.focalLengthPixels(imageWidth: w, imageHeight: h) {
             return .focalLength(pixels: f)

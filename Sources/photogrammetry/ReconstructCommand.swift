@@ -164,6 +164,9 @@ struct ReconstructCommand: ParsableCommand {
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
         } else {
             FileHandle.standardError.write(Data("estimating poses\n".utf8))
+            for warning in try CaptureSamples.headerWarnings(imagesDirectory: imagesURL, given: given) {
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
             let report = try PoseEstimation().run(try CaptureSources.load(imagesDirectory: imagesURL, given: given))
             for bad in report.invalidImages { FileHandle.standardError.write(Data("warning: skipped \(bad.name): \(bad.reason)\n".utf8)) }
             scene = report.scene

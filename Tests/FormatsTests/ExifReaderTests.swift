@@ -89,6 +89,25 @@ final class ExifReaderTests: XCTestCase {
                                             focalLengthIn35mmFilm: 26, pixelXDimension: 4032, pixelYDimension: 3024))
     }
 
+    func testReadsTheOrientationTagAndIgnoresValuesOutsideOneToEight() throws {
+        for littleEndian in [true, false] {
+            let builder = ExifJPEGBuilder(littleEndian: littleEndian)
+            let turned = try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder.jpeg(tiff: builder.tiff(
+                ifd0: [(0x010F, .ascii("Apple")), (0x0112, .short(6))], exif: [(0xA405, .short(26))]))))
+            XCTAssertEqual(turned.orientation, 6)
+            XCTAssertTrue(turned.isReorienting)
+            let upright = try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder.jpeg(tiff: builder.tiff(
+                ifd0: [(0x0112, .short(1))], exif: [(0xA405, .short(26))]))))
+            XCTAssertEqual(upright.orientation, 1)
+            XCTAssertFalse(upright.isReorienting)
+            let invalid = try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder.jpeg(tiff: builder.tiff(
+                ifd0: [(0x0112, .short(9))], exif: [(0xA405, .short(26))]))))
+            XCTAssertNil(invalid.orientation)
+            XCTAssertFalse(invalid.isReorienting)
+        }
+        XCTAssertNil(try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder(littleEndian: true).phoneJPEG())).orientation)
+    }
+
     func testReadsBigEndianExif() throws {
         let info = try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder(littleEndian: false).phoneJPEG()))
         XCTAssertEqual(info.make, "Apple")

@@ -59,6 +59,49 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertEqual(session.samples.map(\.name), ["a.png", "b.png"])
     }
 
+    func testAGivenKIsCheckedAgainstEachPhotoSize() throws {
+        let landscape = try ImageCodec.encode(Self.noise(width: 96, height: 64, seed: 1))
+        try write(landscape, "a.png")
+        try write(landscape, "b.png")
+        try write(ImageCodec.encode(Self.noise(width: 64, height: 96, seed: 2)), "c.png")
+
+        // Made for the landscape photos: the one stored turned gets a warning naming it.
+        let fitting = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 47.5, cy: 31.5))
+        XCTAssertEqual(fitting.samples.compactMap(\.rejection), [])
+        XCTAssertEqual(fitting.warnings.count, 1, "\(fitting.warnings)")
+        let warning = try XCTUnwrap(fitting.warnings.first)
+        XCTAssertTrue(warning.contains("1 photo of 64×96 (c.png)") && warning.contains("turned by 90°"), warning)
+
+        // Made for photos twice as large: one warning for the two of one size, with the scale.
+        let doubled = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 160, fy: 160, cx: 95, cy: 63))
+        XCTAssertTrue(doubled.warnings.contains { $0.contains("2 photos of 96×64 (a.png, b.png)") && $0.contains("multiply fx, fy, cx and cy by 0.5") },
+                      "\(doubled.warnings)")
+
+        // A principal point outside every photo rejects each, naming the problem.
+        let outside = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 500, cy: 500))
+        XCTAssertEqual(outside.samples.filter { $0.rejection?.contains("principal point (500.0, 500.0) lies outside it") == true }.count, 3)
+    }
+
+    func testPhotosTaggedToBeShownTurnedAreNamedInAWarning() throws {
+        let jpeg = try ImageCodec.encode(Self.noise(seed: 3), as: .jpeg(quality: 90))
+        try write(Self.withOrientation(6, jpeg), "turned.jpg")
+        try write(Self.withOrientation(1, jpeg), "upright.jpg")
+        try write(jpeg, "plain.jpg")
+        let read = try CaptureSamples.read(imagesDirectory: folder)
+        XCTAssertEqual(read.samples.count, 3)
+        XCTAssertEqual(read.warnings.count, 1, "\(read.warnings)")
+        XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
+    }
+
+    /// `jpeg` with an EXIF block holding only the orientation tag, inserted after its SOI marker.
+    static func withOrientation(_ orientation: UInt8, _ jpeg: Data) -> Data {
+        // Little-endian TIFF: header, IFD0 with one SHORT entry (0x0112), no next IFD.
+        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        return Data(jpeg.prefix(2)) + Data(segment) + Data(jpeg.dropFirst(2))
+    }
+
     func testAMatteIsAnObjectMaskAtHalfLevelAndIntersectsAMask() throws {
         try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
         try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")

@@ -1,0 +1,94 @@
+import CaptureIO
+import Foundation
+
+extension CaptureSamples {
+    /// One photo as the checks see it: its name, its size from the file header and its EXIF block.
+    struct PhotoHeader {
+        var name: String
+        var size: ImageDimensions?
+        var exif: ExifCameraInfo?
+
+        init(url: URL) {
+            name = url.lastPathComponent
+            size = ImageDimensions.read(contentsOf: url)
+            exif = ExifReader.read(contentsOf: url)
+        }
+    }
+
+    /// What the checks found: per photo index, a reason to reject it; warnings about groups of photos.
+    struct CheckResult {
+        var rejections: [Int: String] = [:]
+        var warnings: [String] = []
+    }
+
+    /// What `read` would warn about for the photos of `imagesDirectory`, with the photos it would
+    /// reject for their intrinsics as warnings too ("NAME: reason"); reads only file headers. For
+    /// commands that build their inputs without `read`.
+    public static func headerWarnings(imagesDirectory: URL, given: PinholeIntrinsics?) throws -> [String] {
+        let headers = try ImageFolder.listImages(in: imagesDirectory).map(PhotoHeader.init(url:))
+        let result = check(headers, given: given)
+        return result.warnings + result.rejections.keys.sorted().map { "\(headers[$0].name): \(result.rejections[$0]!)" }
+    }
+
+    /// Checks a given K against each photo's size (`IntrinsicsFit`) and notes the photos whose
+    /// EXIF orientation asks for a turn the pipeline does not apply.
+    /// - A principal point outside a photo rejects that photo.
+    /// - A principal point far from the centre of photos of one size is one warning for them all.
+    static func check(_ photos: [PhotoHeader], given: PinholeIntrinsics?) -> CheckResult {
+        var result = CheckResult()
+        let reoriented = photos.filter { $0.exif?.isReorienting == true }.map(\.name)
+        let rotated = Set(photos.filter { ($0.exif?.orientation ?? 1) >= 5 }.map(\.name))
+        if !reoriented.isEmpty {
+            result.warnings.append("\(count(reoriented.count, "photo")) (\(listed(reoriented))) \(reoriented.count == 1 ? "is" : "are") "
+                + "tagged in EXIF to be shown turned or mirrored; that tag is not applied, as in COLMAP: features, poses "
+                + "and intrinsics refer to the pixels as stored, and a given K must describe them")
+        }
+        guard let k = given else { return result }
+        var offCentre: [String: [String]] = [:]  // "W×H" → names
+        var offCentreHint: [String: IntrinsicsFit.Hint?] = [:]
+        var sizes: [String: ImageDimensions] = [:]
+        for (index, photo) in photos.enumerated() {
+            guard let size = photo.size else { continue }
+            let key = "\(size.width)×\(size.height)"
+            switch IntrinsicsFit.check(k, width: size.width, height: size.height) {
+            case .fits: break
+            case .outside(let hint):
+                result.rejections[index] = "the given K cannot describe this \(key) photo: its principal point "
+                    + "(\(pixels(k.cx)), \(pixels(k.cy))) lies outside it\(advice(hint, k, rotated: rotated.contains(photo.name)))"
+            case .offCentre(let hint):
+                offCentre[key, default: []].append(photo.name)
+                offCentreHint[key] = hint
+                sizes[key] = size
+            }
+        }
+        for key in offCentre.keys.sorted() {
+            let names = offCentre[key]!, size = sizes[key]!
+            let anyRotated = names.contains { rotated.contains($0) }
+            result.warnings.append("the given K does not fit \(count(names.count, "photo")) of \(key) (\(listed(names))): its principal point "
+                + "(\(pixels(k.cx)), \(pixels(k.cy))) is far from their centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))"
+                + advice(offCentreHint[key] ?? nil, k, rotated: anyRotated) + "; poses estimated with it will be wrong")
+        }
+        return result
+    }
+
+    private static func advice(_ hint: IntrinsicsFit.Hint?, _ k: PinholeIntrinsics, rotated: Bool) -> String {
+        switch hint {
+        case .scaled(let factor)?:
+            return "; K seems to be for photos \(String(format: "%.3g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.3g", factor))"
+        case .rotated?:
+            let why = rotated ? " (their EXIF orientation is not applied)" : ""
+            return "; the photos seem to be stored turned by 90° from the view K was made for\(why): give K for the pixels as stored"
+        case nil:
+            return ""
+        }
+    }
+
+    private static func pixels(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// Up to four names, then how many more.
+    private static func listed(_ names: [String]) -> String {
+        names.count <= 4 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more"
+    }
+}
