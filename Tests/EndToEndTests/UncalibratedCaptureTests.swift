@@ -14,6 +14,7 @@ final class UncalibratedCaptureTests: XCTestCase {
             XCTAssertEqual(poses.status, 0, poses.output)
             let views = BatchCaptures.views
             XCTAssertTrue(poses.output.contains("registered \(views)/\(views) images"), "\(capture.lastPathComponent): \(poses.output)")
+            XCTAssertFalse(poses.output.contains("self-calibrated from only 2 photos"), poses.output)
 
             let evaluation = try CLIRunner.run(["evaluate-poses", "--ground-truth", capture.path, out.path, "--json"])
             XCTAssertEqual(evaluation.status, 0, evaluation.output)
@@ -22,5 +23,21 @@ final class UncalibratedCaptureTests: XCTestCase {
             let rotation = try XCTUnwrap(report["medianRotationErrorDegrees"] as? Double, evaluation.output)
             XCTAssertLessThan(rotation, 1.0, "\(capture.lastPathComponent): \(evaluation.output)")
         }
+    }
+
+    /// Two views determine the focal length poorly; the command says so instead of writing a
+    /// doubtful focal length without comment.
+    func testTwoPhotosWithoutIntrinsicsGiveAWarningAboutTheFocalLength() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let pair = try BatchCaptures.temporaryDirectory(self).appendingPathComponent("pair")
+        try FileManager.default.createDirectory(at: pair, withIntermediateDirectories: true)
+        for name in ["0001.jpg", "0002.jpg"] {
+            try FileManager.default.copyItem(at: capture.appendingPathComponent("images/\(name)"), to: pair.appendingPathComponent(name))
+        }
+        let out = pair.appendingPathComponent("out")
+        let poses = try CLIRunner.run(["poses", pair.path, "-o", out.path])
+        XCTAssertEqual(poses.status, 0, poses.output)
+        XCTAssertTrue(poses.output.contains("registered 2/2 images"), poses.output)
+        XCTAssertTrue(poses.output.contains("warning: the focal length was self-calibrated from only 2 photos"), poses.output)
     }
 }
