@@ -46,10 +46,12 @@ extension BatchRunner {
             observer(.warning("job '\(job.id)': outputs committed but not recorded: \(error)"))
             return
         }
-        tally.add(\.completed)
-        if !options.keepCheckpoints { try? FileManager.default.removeItem(at: layout.checkpointDirectory(job.id)) }
+        // Reported at once: observers (the HTTP server's task log) must not lag behind the ledger,
+        // which clients already see as completed; removing the checkpoints can take a while.
         let seconds = Date().timeIntervalSince1970 - (job.startedAt ?? Date().timeIntervalSince1970)
         observer(.completed(jobID: job.id, seconds: seconds, outputDirectory: outputDirectory, files: files.count))
+        tally.add(\.completed)
+        if !options.keepCheckpoints { try? FileManager.default.removeItem(at: layout.checkpointDirectory(job.id)) }
     }
 
     /// Records an attempt that did not complete.

@@ -54,7 +54,7 @@ extension CaptureSamples {
             case .fits: break
             case .outside(let hint):
                 result.rejections[index] = "the given K cannot describe this \(key) photo: its principal point "
-                    + "(\(pixels(k.cx)), \(pixels(k.cy))) lies outside it\(advice(hint, k, rotated: rotated.contains(photo.name)))"
+                    + "(\(pixels(k.cx)), \(pixels(k.cy))) lies outside it\(advice(hint, rotated: rotated.contains(photo.name)))"
             case .offCentre(let hint):
                 offCentre[key, default: []].append(photo.name)
                 offCentreHint[key] = hint
@@ -66,12 +66,12 @@ extension CaptureSamples {
             let anyRotated = names.contains { rotated.contains($0) }
             result.warnings.append("the given K does not fit \(count(names.count, "photo")) of \(key) (\(listed(names))): its principal point "
                 + "(\(pixels(k.cx)), \(pixels(k.cy))) is far from their centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))"
-                + advice(offCentreHint[key] ?? nil, k, rotated: anyRotated) + "; poses estimated with it will be wrong")
+                + advice(offCentreHint[key] ?? nil, rotated: anyRotated) + "; poses estimated with it will be wrong")
         }
         return result
     }
 
-    private static func advice(_ hint: IntrinsicsFit.Hint?, _ k: PinholeIntrinsics, rotated: Bool) -> String {
+    private static func advice(_ hint: IntrinsicsFit.Hint?, rotated: Bool) -> String {
         switch hint {
         case .scaled(let factor)?:
             return "; K seems to be for photos \(String(format: "%.3g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.3g", factor))"

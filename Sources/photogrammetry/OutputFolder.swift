@@ -1,4 +1,3 @@
-import ArgumentParser
 import CaptureIO
 import Foundation
 
