@@ -16,4 +16,10 @@ public struct PointCloud: Equatable, Sendable {
     public var count: Int { positions.count }
     public var hasNormals: Bool { !normals.isEmpty && normals.count == positions.count }
     public var hasColors: Bool { !colors.isEmpty && colors.count == positions.count }
+
+    /// The cloud with every position multiplied by `factor` (normals and colours unchanged), e.g.
+    /// to metres once depth fixed the scale.
+    public func scaled(by factor: Float) -> PointCloud {
+        PointCloud(positions: positions.map { $0 * factor }, normals: normals, colors: colors)
+    }
 }

@@ -69,7 +69,7 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
     var poses: String?
 
-    @Option(help: "Also write the fused stereo point cloud (.ply).")
+    @Option(help: "Also write the fused stereo point cloud (.ply), in the mesh's frame and units (not the model's frame).")
     var pointCloud: String?
 
     @Option(help: "Also write the bounding box used for cropping (JSON: centre and half extents).")
@@ -202,7 +202,8 @@ struct ReconstructCommand: ParsableCommand {
             }
         }
         if let pointCloud, let cloud = dense.stereo?.pointCloud {
-            try PLYWriter.write(cloud, to: URL(fileURLWithPath: pointCloud))
+            // In the mesh's units, like the bounds (metres when depth fixed the scale).
+            try PLYWriter.write(cloud.scaled(by: Float(dense.metresPerUnit ?? 1)), to: URL(fileURLWithPath: pointCloud))
         }
         if let bounds {
             let encoder = JSONEncoder()
