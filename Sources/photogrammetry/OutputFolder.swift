@@ -1,49 +1,62 @@
-import CaptureIO
 import Foundation
 
-/// The folder a command writes its results into, made ready before any work starts.
+/// Where a command writes its results, checked (and for a folder, created) before any work starts,
+/// so that a bad path does not cost a whole run.
 enum OutputFolder {
     /// Creates `url` (and missing parents) and checks that it can be written, with a message that
     /// names the path that is in the way: a file where a folder is needed, or a folder that is
     /// not writable.
     static func prepare(_ url: URL) throws {
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        // The deepest existing path on the way to `url` decides what goes wrong.
-        var existing = url.standardizedFileURL
-        while !fileManager.fileExists(atPath: existing.path, isDirectory: &isDirectory), existing.path != "/" {
-            existing.deleteLastPathComponent()
-        }
-        if !isDirectory.boolValue {
-            let what = existing == url.standardizedFileURL ? "it is a file, not a folder" : "\(existing.path) is a file, not a folder"
-            throw CommandFailure("cannot use \(url.path) as the output folder: \(what)")
-        }
-        guard fileManager.isWritableFile(atPath: existing.path) else {
-            throw CommandFailure("cannot use \(url.path) as the output folder: \(existing.path) is not writable")
-        }
+        try checkFolder(url.path, option: "output folder")
         do {
-            try fileManager.createDirectory(at: url, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure("cannot create the output folder \(url.path): \(error.localizedDescription)")
         }
     }
-}
 
-/// The folder of photos a command was given.
-enum PhotoFolder {
-    /// `path` itself when it holds photos; its `images/` subfolder when only that does (a capture
-    /// folder laid out as `reconstruct` and the Strecha scenes have it), with a note saying so.
-    /// - Throws: `CaptureIOError` for a missing folder or a file; `CommandFailure` when neither
-    ///   holds a photo, listing the extensions looked for.
-    static func resolve(_ path: String, reporter: ProgressReporter) throws -> URL {
-        let folder = URL(fileURLWithPath: path, isDirectory: true)
-        if try !ImageFolder.listImages(in: folder).isEmpty { return folder }
-        let nested = folder.appendingPathComponent("images", isDirectory: true)
-        if (try? ImageFolder.listImages(in: nested))?.isEmpty == false {
-            reporter.note("no photos directly in \(path); using its images/ subfolder")
-            return nested
+    /// Checks that a file can be written at `path` (given with `option`, for the message): it is
+    /// not a folder, nothing on the way to it is a file, and the deepest existing folder on the
+    /// way takes a new file (tried with a probe file, which is removed).
+    static func checkFile(_ path: String, option: String) throws {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure("\(option) \(path) is a folder; give a file name")
         }
-        let extensions = ImageFolder.imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
-        throw CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper")
+        try checkWritableAncestor(of: url, option: option, path: path)
+    }
+
+    /// Checks that a folder can be made or written at `path`: it is not a file, nothing on the way
+    /// to it is a file, and the deepest existing folder takes a new file.
+    static func checkFolder(_ path: String, option: String) throws {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CommandFailure("\(option) \(path) is a file, not a folder") }
+            try probe(url, option: option, path: path)
+            return
+        }
+        try checkWritableAncestor(of: url, option: option, path: path)
+    }
+
+    private static func checkWritableAncestor(of url: URL, option: String, path: String) throws {
+        var folder = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        guard isDirectory.boolValue else { throw CommandFailure("\(option) \(path): \(folder.path) is a file, not a folder") }
+        try probe(folder, option: option, path: path)
+    }
+
+    /// Creates and removes an empty file in `folder`: the one test of writability that also covers
+    /// read-only mounts and pseudo file systems, where permissions alone say yes.
+    private static func probe(_ folder: URL, option: String, path: String) throws {
+        let file = folder.appendingPathComponent(".photogrammetry-write-test-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data()) else {
+            throw CommandFailure("\(option) \(path): cannot create files in \(folder.path)")
+        }
+        try? FileManager.default.removeItem(at: file)
     }
 }

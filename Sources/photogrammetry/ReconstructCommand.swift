@@ -127,7 +127,10 @@ struct ReconstructCommand: ParsableCommand {
             }
         } else if detailOptions.isGiven {
             throw ValidationError("--detail and the custom options apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")
+        } else if modelReport != nil || holdOutEvery > 0 {
+            throw ValidationError("--model-report and --hold-out-every apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")
         }
+        try checkOutputs()
     }
 
     /// --stereo-image-size, else the size the model's detail level asks for; a `.ply` mesh, which
@@ -139,6 +142,18 @@ struct ReconstructCommand: ParsableCommand {
         return level.budget(custom: custom).stereoImageDimension
     }
 
+    /// Every path the command will write, checked before any work: a file output that is a folder,
+    /// a folder output that is a file, or a place where no file can be created fails at once.
+    private func checkOutputs() throws {
+        let ext = (output as NSString).pathExtension.lowercased()
+        if ["ply", "usdz", "glb", "obj"].contains(ext) { try OutputFolder.checkFile(output, option: "-o") } else { try OutputFolder.checkFolder(output, option: "-o") }
+        for (option, path) in [("--mesh", mesh), ("--point-cloud", pointCloud), ("--bounds", bounds), ("--model-report", modelReport),
+                               ("--preview", preview.map { "\($0)-1.png" })] {
+            if let path { try OutputFolder.checkFile(path, option: option) }
+        }
+        if let posesOutput { try OutputFolder.checkFolder(posesOutput, option: "--poses-output") }
+    }
+
     /// A `.ply` output is the dense mesh itself; anything else is a model.
     private var writesMesh: Bool { output.lowercased().hasSuffix(".ply") }
 
@@ -148,6 +163,7 @@ struct ReconstructCommand: ParsableCommand {
         let nested = imagesURL.appendingPathComponent("images", isDirectory: true)
         if FileManager.default.fileExists(atPath: nested.path) { imagesURL = nested }
         let given = try known.load()
+        if !isKeyframeFolder, poses == nil, try ImageFolder.listImages(in: imagesURL).isEmpty { throw PhotoFolder.noPhotos(imagesURL.path) }
 
         let scene: SparseScene
         var frameDepth: [String: DepthSidecar] = [:]
@@ -183,8 +199,14 @@ struct ReconstructCommand: ParsableCommand {
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight)
         }
-        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds) {
-            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        let dense: DenseRun
+        do {
+            dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds) {
+                FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            }
+        } catch SurfaceReconstruction.SurfaceError.noDepth where scene.registeredCount < 3 {
+            throw CommandFailure("\(SurfaceReconstruction.SurfaceError.noDepth); stereo keeps a depth only where at least two other "
+                + "photos agree, so it needs at least 3 registered photos of the surface (\(scene.registeredCount) registered)")
         }
         if writesMesh {
             try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))

@@ -10,6 +10,8 @@ final class ModelRequestValidationTests: XCTestCase {
         let file = folder.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
         let model = folder.appendingPathComponent("model.usdz").path
+        let plyFolder = folder.appendingPathComponent("dir.ply")
+        try FileManager.default.createDirectory(at: plyFolder, withIntermediateDirectories: true)
         let cases: [(arguments: [String], message: String)] = [
             (["-o", model, "--detail", "ultra"], "unknown detail level 'ultra'"),
             (["-o", model, "--detail", "custom", "--texture-size", "3000"], "texture size 3000 is not a power of two"),
@@ -22,6 +24,14 @@ final class ModelRequestValidationTests: XCTestCase {
             (["-o", file.appendingPathComponent("model.usdz").path], "a-file"),
             (["-o", folder.appendingPathComponent("model.stl").path], "unknown model format \".stl\""),
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--detail", "full"], "apply to a model output"),
+            (["-o", folder.appendingPathComponent("mesh.ply").path, "--model-report", "r.json"], "apply to a model output"),
+            (["-o", folder.appendingPathComponent("mesh.ply").path, "--hold-out-every", "3"], "apply to a model output"),
+            // Secondary outputs are checked up front too: a folder where a file goes, and the reverse.
+            (["-o", plyFolder.path], "-o \(plyFolder.path) is a folder; give a file name"),
+            (["-o", model, "--mesh", plyFolder.path], "--mesh \(plyFolder.path) is a folder"),
+            (["-o", model, "--poses-output", file.path], "--poses-output \(file.path) is a file, not a folder"),
+            (["-o", model, "--point-cloud", file.appendingPathComponent("p.ply").path], "\(file.path) is a file, not a folder"),
+            (["-o", "/proc/model.glb"], "cannot create files in /proc"),
         ]
         for (arguments, message) in cases {
             let result = try CLIRunner.run(["reconstruct", folder.path] + arguments)

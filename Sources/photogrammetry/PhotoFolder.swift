@@ -1,0 +1,26 @@
+import CaptureIO
+import Foundation
+
+/// The folder of photos a command was given.
+enum PhotoFolder {
+    /// `path` itself when it holds photos; its `images/` subfolder when only that does (a capture
+    /// folder laid out as `reconstruct` and the Strecha scenes have it), with a note saying so.
+    /// - Throws: `CaptureIOError` for a missing folder or a file; `CommandFailure` when neither
+    ///   holds a photo, listing the extensions looked for.
+    static func resolve(_ path: String, reporter: ProgressReporter) throws -> URL {
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        if try !ImageFolder.listImages(in: folder).isEmpty { return folder }
+        let nested = folder.appendingPathComponent("images", isDirectory: true)
+        if (try? ImageFolder.listImages(in: nested))?.isEmpty == false {
+            reporter.note("no photos directly in \(path); using its images/ subfolder")
+            return nested
+        }
+        throw noPhotos(path)
+    }
+
+    /// The failure for a folder without photos, listing the extensions looked for.
+    static func noPhotos(_ path: String) -> CommandFailure {
+        let extensions = ImageFolder.imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
+        return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper")
+    }
+}
