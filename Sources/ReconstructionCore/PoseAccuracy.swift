@@ -5,6 +5,9 @@ public struct PoseAccuracyReport: Sendable, Codable, Equatable {
     public struct CameraError: Sendable, Codable, Equatable {
         public var name: String
         public var registered: Bool
+        /// Whether the estimate has an image matching this camera's name (registered or not); when
+        /// not, the camera is missing because of its name, e.g. a photo renamed after estimation.
+        public var hasEstimate: Bool?
         /// Distance between aligned and true centre, in ground-truth units (metres for Strecha).
         public var positionError: Double?
         /// Rotation error in degrees.
@@ -27,6 +30,9 @@ public struct PoseAccuracyReport: Sendable, Codable, Equatable {
     /// that relative position errors are divided by.
     public var sceneSize: Double
     public var cameras: [CameraError]
+    /// Registered estimated images whose names match no ground-truth camera (not scored): photos of
+    /// another scene, or renamed ones.
+    public var unmatchedEstimates: [String]?
 }
 
 /// A camera pose to score: the camera-to-world transform, or nil when not registered.
@@ -40,12 +46,18 @@ public struct NamedPose: Sendable {
 }
 
 public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
-    case tooFewCommonCameras(Int)
+    /// Fewer than 3 registered cameras match the ground truth by name; with a few names from
+    /// each side, to show how they differ.
+    case tooFewCommonCameras(Int, estimated: [String] = [], groundTruth: [String] = [])
 
     public var description: String {
         switch self {
-        case .tooFewCommonCameras(let n):
-            return "only \(n) registered camera(s) match the ground truth by name; at least 3 are needed to align"
+        case .tooFewCommonCameras(let n, let estimated, let truth):
+            var text = "only \(n) registered camera(s) match the ground truth by name; at least 3 are needed to align"
+            if !estimated.isEmpty || !truth.isEmpty {
+                text += " (estimated: \(estimated.joined(separator: ", ")); ground truth: \(truth.joined(separator: ", ")))"
+            }
+            return text
         }
     }
 }
@@ -70,20 +82,26 @@ extension PoseAccuracyReport {
         }
         guard pairs.count >= 3,
               let sim = SimilarityTransform.aligning(pairs.map(\.est.translation), onto: pairs.map(\.truth.translation))
-        else { throw PoseAccuracyError.tooFewCommonCameras(pairs.count) }
+        else {
+            throw PoseAccuracyError.tooFewCommonCameras(pairs.count, estimated: Array(estimated.map(\.name).prefix(3)),
+                                                        groundTruth: Array(groundTruth.map(\.name).prefix(3)))
+        }
+        let matchedNames = Set(groundTruth.compactMap { match($0.name)?.name })
+        let unmatched = estimated.filter { $0.worldFromCamera != nil && !matchedNames.contains($0.name) }.map(\.name)
 
         var byName: [String: CameraError] = [:]
         for p in pairs {
             let alignedCentre = sim.apply(p.est.translation)
             let alignedRotation = sim.rotation * p.est.rotation
             let rotationError = (p.truth.rotation.transposed * alignedRotation).rotationAngleDegrees
-            byName[p.name] = CameraError(name: p.name, registered: true,
+            byName[p.name] = CameraError(name: p.name, registered: true, hasEstimate: true,
                                          positionError: alignedCentre.distance(to: p.truth.translation),
                                          rotationErrorDegrees: rotationError, truePosition: p.truth.translation,
                                          alignedPosition: alignedCentre)
         }
         let cameras = groundTruth.map {
-            byName[$0.name] ?? CameraError(name: $0.name, registered: false, positionError: nil, rotationErrorDegrees: nil,
+            byName[$0.name] ?? CameraError(name: $0.name, registered: false, hasEstimate: match($0.name) != nil,
+                                           positionError: nil, rotationErrorDegrees: nil,
                                            truePosition: $0.worldFromCamera?.translation, alignedPosition: nil)
         }
         let centres = groundTruth.compactMap { $0.worldFromCamera?.translation }
@@ -98,7 +116,7 @@ extension PoseAccuracyReport {
             cameraCount: groundTruth.count, registeredCount: pairs.count,
             medianPositionError: Statistics.median(positions), maxPositionError: positions.max() ?? 0,
             medianRotationErrorDegrees: Statistics.median(rotations), maxRotationErrorDegrees: rotations.max() ?? 0,
-            alignmentScale: sim.scale, sceneSize: lo.distance(to: hi), cameras: cameras)
+            alignmentScale: sim.scale, sceneSize: lo.distance(to: hi), cameras: cameras, unmatchedEstimates: unmatched)
     }
 
     /// A file name without its last extension ("0000.jpg" → "0000").

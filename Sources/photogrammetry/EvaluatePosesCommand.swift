@@ -49,9 +49,14 @@ struct EvaluatePosesCommand: ParsableCommand {
         for c in report.cameras {
             if let p = c.positionError, let r = c.rotationErrorDegrees {
                 print(String(format: "  %@  %.2f mm  %.4f°", c.name, p * 1000, r))
+            } else if c.hasEstimate == false {
+                print("  \(c.name)  no estimated image of this name")
             } else {
                 print("  \(c.name)  not registered")
             }
+        }
+        if let unmatched = report.unmatchedEstimates, !unmatched.isEmpty {
+            print("not scored: \(unmatched.count) registered image(s) with no ground-truth camera of the same name: \(unmatched.joined(separator: ", "))")
         }
     }
 }

@@ -54,9 +54,27 @@ final class PoseAccuracyTests: XCTestCase {
         XCTAssertLessThan(report.maxPositionError, 1e-9)
     }
 
-    func testTooFewCommonCamerasIsAnError() {
+    func testTooFewCommonCamerasIsAnErrorShowingNamesFromBothSides() {
         let truth = cameras(count: 4)
         XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: Array(truth.prefix(2)), groundTruth: truth))
+        let renamed = truth.map { NamedPose(name: "IMG_" + $0.name, worldFromCamera: $0.worldFromCamera) }
+        XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: renamed, groundTruth: truth)) { error in
+            XCTAssertEqual("\(error)", "only 0 registered camera(s) match the ground truth by name; at least 3 are needed to align "
+                + "(estimated: IMG_0.jpg, IMG_1.jpg, IMG_2.jpg; ground truth: 0.jpg, 1.jpg, 2.jpg)")
+        }
+    }
+
+    func testCamerasMissingByNameAreToldApartFromUnregisteredOnesAndExtraEstimatesAreListed() throws {
+        let truth = cameras(count: 6)
+        var estimated = truth
+        estimated[1].name = "renamed.jpg"        // registered, but its ground truth is 1.jpg
+        estimated[4].worldFromCamera = nil       // present, not registered
+        estimated.append(NamedPose(name: "other-scene.jpg", worldFromCamera: truth[0].worldFromCamera))
+        let report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        XCTAssertEqual(report.registeredCount, 4)
+        XCTAssertEqual(report.cameras.map(\.registered), [true, false, true, true, false, true])
+        XCTAssertEqual(report.cameras.map(\.hasEstimate), [true, false, true, true, true, true])
+        XCTAssertEqual(report.unmatchedEstimates, ["renamed.jpg", "other-scene.jpg"])
     }
 
     func testRotationAngleIsAccurateForTinyAnglesAndNonOrthonormalInput() {
