@@ -166,7 +166,7 @@ extension PoseEstimation {
         }
     }
 
-    /// The report of a run from its stage outputs: images that could not be decoded go back into
+    /// The report of a run from its stage outputs: images that could not be used (undecodable, rejected) go back into
     /// the scene, in input order, as unregistered.
     public func report(sources: [ImageSource], features: FeaturesStageOutput, matching: MatchingStageOutput,
                        mapping: MappingStageOutput, stageSeconds: [Stage: Double]) -> Report {

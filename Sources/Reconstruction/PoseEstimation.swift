@@ -132,7 +132,7 @@ public struct PoseEstimation: Sendable {
             } else if let reason = reasons[source.name] {
                 images.append(SparseScene.Image(
                     name: source.name, intrinsics: CameraIntrinsics(width: 0, height: 0, fx: 0, fy: 0, cx: 0, cy: 0),
-                    intrinsicsSource: .defaultGuess, cameraFromWorld: nil, unregisteredReason: "could not be decoded: \(reason)",
+                    intrinsicsSource: .defaultGuess, cameraFromWorld: nil, unregisteredReason: "skipped: \(reason)",
                     keypoints: [], pointIndexOfKeypoint: []))
             }
         }
