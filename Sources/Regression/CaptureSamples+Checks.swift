@@ -48,7 +48,9 @@ extension CaptureSamples {
         var offCentreHint: [String: IntrinsicsFit.Hint?] = [:]
         var sizes: [String: ImageDimensions] = [:]
         for (index, photo) in photos.enumerated() {
-            guard let size = photo.size else { continue }
+            // A header claiming more than OpenCV decodes (2^30 pixels, 2^20 per side) is reported
+            // when decoding fails; a K warning about it would only add noise.
+            guard let size = photo.size, size.pixelCount <= 1 << 30, max(size.width, size.height) <= 1 << 20 else { continue }
             let key = "\(size.width)×\(size.height)"
             switch IntrinsicsFit.check(k, width: size.width, height: size.height) {
             case .fits: break

@@ -241,8 +241,10 @@ struct ReconstructCommand: ParsableCommand {
             }
             if let posesOutput {
                 // The cameras in the model's frame: `evaluate --model` renders the model through them.
+                let units = dense.metresPerUnit == nil ? "the reconstruction's units (the scale is unknown without depth)" : "metres"
                 try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1).transformed(by: model.modelFromWorld),
-                                        imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true))
+                                        imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true),
+                                        worldDescription: "the model's frame (\(output)): Y up, the model resting on y = 0, in \(units)")
             }
             let r = model.report
             print(String(format: "wrote %@ (%@): %d triangles (from %d), %d charts, atlas %.0f %%, photos cover %.1f %% of texels, model stage %.1f s",
