@@ -21,15 +21,6 @@ extension CaptureSamples {
         var warnings: [String] = []
     }
 
-    /// What `read` would warn about for the photos of `imagesDirectory`, with the photos it would
-    /// reject for their intrinsics as warnings too ("NAME: reason"); reads only file headers. For
-    /// commands that build their inputs without `read`.
-    public static func headerWarnings(imagesDirectory: URL, given: PinholeIntrinsics?) throws -> [String] {
-        let headers = try ImageFolder.listImages(in: imagesDirectory).map(PhotoHeader.init(url:))
-        let result = check(headers, given: given)
-        return result.warnings + result.rejections.keys.sorted().map { "\(headers[$0].name): \(result.rejections[$0]!)" }
-    }
-
     /// Checks a given K against each photo's size (`IntrinsicsFit`) and notes the photos whose
     /// EXIF orientation asks for a turn the pipeline does not apply.
     /// - A principal point outside a photo rejects that photo.

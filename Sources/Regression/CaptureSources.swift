@@ -6,15 +6,22 @@ import Reconstruction
 public enum CaptureSources {
     /// Every photo in `imagesDirectory` (sidecars skipped), with `given` intrinsics when known,
     /// else EXIF focal length, else unknown (self-calibration).
+    /// A photo whose size the given K cannot describe is rejected, as `CaptureSamples` does.
     public static func load(imagesDirectory: URL, given: PinholeIntrinsics?) throws -> [ImageSource] {
-        try ImageFolder.listImages(in: imagesDirectory).map { url in
-            ImageSource(name: url.lastPathComponent, url: url, prior: prior(for: url, given: given))
-        }
+        try read(imagesDirectory: imagesDirectory, given: given).sources
     }
 
-    public static func prior(for url: URL, given: PinholeIntrinsics?) -> IntrinsicsPrior {
-        if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
-        return prior(exif: ExifReader.read(contentsOf: url), given: nil)
+    /// The sources of `load`, with the warnings of `CaptureSamples.warnings` (a given K that does
+    /// not fit photos of some size, photos whose EXIF orientation is not applied).
+    public static func read(imagesDirectory: URL, given: PinholeIntrinsics?) throws -> (sources: [ImageSource], warnings: [String]) {
+        let urls = try ImageFolder.listImages(in: imagesDirectory)
+        let headers = urls.map(CaptureSamples.PhotoHeader.init(url:))
+        let checks = CaptureSamples.check(headers, given: given)
+        let sources = zip(urls, headers).enumerated().map { index, photo in
+            ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given),
+                        rejection: checks.rejections[index])
+        }
+        return (sources, checks.warnings)
     }
 
     /// The prior from a photo's EXIF block (already read), or `given` when known.

@@ -180,10 +180,9 @@ struct ReconstructCommand: ParsableCommand {
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
         } else {
             FileHandle.standardError.write(Data("estimating poses\n".utf8))
-            for warning in try CaptureSamples.headerWarnings(imagesDirectory: imagesURL, given: given) {
-                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-            }
-            let report = try PoseEstimation().run(try CaptureSources.load(imagesDirectory: imagesURL, given: given))
+            let photos = try CaptureSources.read(imagesDirectory: imagesURL, given: given)
+            for warning in photos.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            let report = try PoseEstimation().run(photos.sources)
             for bad in report.invalidImages { FileHandle.standardError.write(Data("warning: skipped \(bad.name): \(bad.reason)\n".utf8)) }
             scene = report.scene
             FileHandle.standardError.write(Data("registered \(scene.registeredCount)/\(scene.images.count) images\n".utf8))

@@ -80,6 +80,12 @@ final class CaptureSamplesTests: XCTestCase {
         // A principal point outside every photo rejects each, naming the problem.
         let outside = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 500, cy: 500))
         XCTAssertEqual(outside.samples.filter { $0.rejection?.contains("principal point (500.0, 500.0) lies outside it") == true }.count, 3)
+
+        // The pose stage's inputs (reconstruct's) get the same checks.
+        let sources = try CaptureSources.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 500, cy: 500)).sources
+        XCTAssertEqual(sources.compactMap(\.rejection).count, 3)
+        XCTAssertEqual(try CaptureSources.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 47.5, cy: 31.5)).warnings,
+                       fitting.warnings)
     }
 
     func testPhotosTaggedToBeShownTurnedAreNamedInAWarning() throws {
