@@ -8,7 +8,7 @@ import Regression
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Score poses, surfaces and textures against ground truth (Strecha scene or synthetic capture).",
+        abstract: "Score poses and textures (Strecha scene or synthetic capture) and surfaces (synthetic capture, which has a true mesh) against ground truth.",
         discussion: """
             Poses: as evaluate-poses (similarity alignment of camera centres; registered count, median \
             and max position and rotation errors). Surface (--surface MESH.ply, needs --poses and a \
@@ -59,8 +59,8 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if surface != nil && poses == nil { throw ValidationError("--surface needs --poses (the reconstruction's poses.json, to align the mesh to the ground truth)") }
         if poses == nil && model == nil { throw ValidationError("give --poses (poses and surface) or --model (texture), or both") }
-        if surface != nil && poses == nil { throw ValidationError("--surface needs --poses") }
         if model != nil && modelPoses == nil { throw ValidationError("--model needs --model-poses") }
         if model != nil && heldOut == nil && modelReport == nil { throw ValidationError("--model needs --held-out or --model-report") }
     }
@@ -77,6 +77,10 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         let scene = URL(fileURLWithPath: groundTruth)
         let truth = try GroundTruth.load(scene)
+        if surface != nil && truth.meshURL == nil {
+            throw CommandFailure("--surface: \(groundTruth) has no ground-truth mesh (ground_truth/mesh.ply, as `synth` writes); "
+                + "a Strecha scene's ground truth here is its cameras only")
+        }
         var report = Report()
         if let poses {
             let estimated = try PosesJSONReader.load(Self.posesFile(poses))

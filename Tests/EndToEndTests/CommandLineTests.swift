@@ -88,6 +88,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("a.jpg"), result.output)
     }
 
+    func testSurfaceScoringAgainstAGroundTruthWithoutAMeshSaysSo() throws {
+        let scene = StrechaPosesTests.strecha.appendingPathComponent("fountain-P11")
+        guard FileManager.default.fileExists(atPath: scene.path) else {
+            throw XCTSkip("../shared/datasets/strecha is absent: \(scene.path)")
+        }
+        let result = try run(["evaluate", "--ground-truth", scene.path, "--poses", "poses.json", "--surface", "mesh.ply"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("\(scene.path) has no ground-truth mesh"), result.output)
+    }
+
     func testConflictingIntrinsicsOptionsAreAValidationError() throws {
         let result = try run(["poses", "/tmp", "-o", "/tmp/x", "--intrinsics", "1,1,1,1", "--intrinsics-file", "K.txt"])
         XCTAssertNotEqual(result.status, 0)
