@@ -16,7 +16,7 @@ struct ReconstructCommand: ParsableCommand {
             depth sidecars (NNNN_depth.png in millimetres or NNNN_depth.tif in metres, with \
             NNNN_depthConfidence.png) to the poses — which also sets the metric scale — fuses all \
             depth weighted by confidence into a signed distance volume, extracts the surface, crops \
-            it to the object's bounding box (estimated, or --bounds-box) and removes floating \
+            it to the object's bounding box (estimated from the stereo points) and removes floating \
             fragments. Object masks (NNNN_mask.png) restrict stereo to the object. Writes the mesh \
             as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
             units). Bad depth sidecars are reported by name and the photo is used without depth.
