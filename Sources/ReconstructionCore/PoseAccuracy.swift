@@ -46,8 +46,8 @@ public struct NamedPose: Sendable {
 }
 
 public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
-    /// Fewer than 3 registered cameras match the ground truth by name; with a few names from
-    /// each side, to show how they differ.
+    /// Fewer than 3 registered cameras match the ground truth by name; with a few names of
+    /// registered estimated images and of ground-truth cameras, to show how they differ.
     case tooFewCommonCameras(Int, estimated: [String] = [], groundTruth: [String] = [])
 
     public var description: String {
@@ -55,7 +55,7 @@ public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
         case .tooFewCommonCameras(let n, let estimated, let truth):
             var text = "only \(n) registered camera(s) match the ground truth by name; at least 3 are needed to align"
             if !estimated.isEmpty || !truth.isEmpty {
-                text += " (estimated: \(estimated.joined(separator: ", ")); ground truth: \(truth.joined(separator: ", ")))"
+                text += " (registered: \(estimated.isEmpty ? "none" : estimated.joined(separator: ", ")); ground truth: \(truth.joined(separator: ", ")))"
             }
             return text
         }
@@ -83,7 +83,7 @@ extension PoseAccuracyReport {
         guard pairs.count >= 3,
               let sim = SimilarityTransform.aligning(pairs.map(\.est.translation), onto: pairs.map(\.truth.translation))
         else {
-            throw PoseAccuracyError.tooFewCommonCameras(pairs.count, estimated: Array(estimated.map(\.name).prefix(3)),
+            throw PoseAccuracyError.tooFewCommonCameras(pairs.count, estimated: Array(estimated.filter { $0.worldFromCamera != nil }.map(\.name).prefix(3)),
                                                         groundTruth: Array(groundTruth.map(\.name).prefix(3)))
         }
         let matchedNames = Set(groundTruth.compactMap { match($0.name)?.name })

@@ -60,7 +60,13 @@ final class PoseAccuracyTests: XCTestCase {
         let renamed = truth.map { NamedPose(name: "IMG_" + $0.name, worldFromCamera: $0.worldFromCamera) }
         XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: renamed, groundTruth: truth)) { error in
             XCTAssertEqual("\(error)", "only 0 registered camera(s) match the ground truth by name; at least 3 are needed to align "
-                + "(estimated: IMG_0.jpg, IMG_1.jpg, IMG_2.jpg; ground truth: 0.jpg, 1.jpg, 2.jpg)")
+                + "(registered: IMG_0.jpg, IMG_1.jpg, IMG_2.jpg; ground truth: 0.jpg, 1.jpg, 2.jpg)")
+        }
+        // Unregistered estimates are not named: the names shown are the ones that could have matched.
+        var few = truth
+        for i in 0..<3 { few[i].worldFromCamera = nil }
+        XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: few, groundTruth: truth)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("only 1 registered camera(s)") && "\(error)".contains("(registered: 3.jpg;"), "\(error)")
         }
     }
 
