@@ -76,6 +76,13 @@ public struct CaptureReplay: Sendable {
                                    reason: "\(name) does not decode: \(error)", dialTotalBins: summary.dialTotalBins))
                 continue
             }
+            if let problem = Self.undecodableSidecar(of: frame) {
+                // Copied as it is, it would only make the reconstruction skip the photo later.
+                summary.invalidFrames += 1
+                report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
+                                   reason: problem, dialTotalBins: summary.dialTotalBins))
+                continue
+            }
             let captureFrame = CaptureFrame(timestamp: frame.timestamp, worldFromCamera: frame.worldFromCamera,
                                             meanLuminance: analysis.meanLuminance, sharpness: analysis.sharpness,
                                             textureScore: analysis.textureScore, boxFractionInView: analysis.boxFractionInView)
@@ -159,6 +166,19 @@ public struct CaptureReplay: Sendable {
             summary.wroteIntrinsics = true
         }
         return summary
+    }
+
+    /// The first of the frame's depth, confidence and mask sidecars that does not decode, as a
+    /// reason naming it; nil when they all decode (or there are none).
+    static func undecodableSidecar(of frame: FrameStream.Frame) -> String? {
+        for url in [frame.depth, frame.depthConfidence, frame.mask].compactMap({ $0 }) {
+            do {
+                _ = try ImageCodec.decodeUnchanged(Data(contentsOf: url))
+            } catch {
+                return "\(url.lastPathComponent) does not decode: \(error)"
+            }
+        }
+        return nil
     }
 
     /// Decodes the frame (reduced for analysis) and measures it.

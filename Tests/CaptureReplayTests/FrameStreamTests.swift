@@ -121,6 +121,22 @@ final class FrameStreamTests: XCTestCase {
         XCTAssertEqual(summary.finalState, "failed")
     }
 
+    func testAFrameWhoseSidecarDoesNotDecodeIsInvalidAndNotCopied() throws {
+        try writeImage("a.png")
+        try writeImage("b.png")
+        try Data("junk".utf8).write(to: folder.appendingPathComponent("a_depth.png"))
+        try ImageCodec.encode(GrayImage(width: 64, height: 48, fill: 255)).write(to: folder.appendingPathComponent("b_mask.png"))
+        try write(index([
+            .init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0], depth: "a_depth.png"),
+            .init(image: "b.png", timestamp: 1, rotation: Self.identity, position: [0, -1, 0], mask: "b_mask.png"),
+        ]))
+        var reports: [FrameReport] = []
+        let summary = try CaptureReplay().run(FrameStream.load(directory: folder), to: folder.appendingPathComponent("capture")) { reports.append($0) }
+        XCTAssertEqual(reports.map(\.outcome), [.invalid, .detecting])
+        XCTAssertTrue(reports[0].reason?.hasPrefix("a_depth.png does not decode") ?? false, "\(reports[0])")
+        XCTAssertEqual(summary.invalidFrames, 1)
+    }
+
     func testReplayRefusesANonEmptyOutputFolderAndAStreamWithoutABox() throws {
         try writeImage("a.png")
         var noBox = index([.init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0])])
