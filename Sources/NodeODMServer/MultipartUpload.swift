@@ -16,6 +16,9 @@ public final class MultipartUpload {
     private let directory: URL
     private let maxFileBytes: Int
     private let maxFiles: Int
+    /// Files a request may carry per photo allowed: the photo, its depth, confidence, mask and
+    /// matte images, and one more (K.txt, a gravity file).
+    static let filesPerPhoto = 6
     private static let maxFieldBytes = 1_000_000
 
     private var result = Result()
@@ -104,8 +107,15 @@ public final class MultipartUpload {
                 fail(.refused("this request takes no files: upload photos to /task/new/upload/<uuid>"))
                 return
             }
-            guard result.files.count < maxFiles else {
-                fail(.refused("more than \(maxFiles) files in one request: this node takes at most \(maxFiles) photos per task"))
+            // Photos count against the limit, sidecars (depth, masks, K.txt) do not; the files in
+            // all are capped too, at a photo and its sidecars each.
+            let photos = result.files.filter { UploadName.isPhoto($0.storedName) }.count
+            guard !UploadName.isPhoto(stored) || photos < maxFiles else {
+                fail(.refused("more than \(maxFiles) photos in one request: this node takes at most \(maxFiles) photos per task"))
+                return
+            }
+            guard result.files.count < maxFiles * Self.filesPerPhoto else {
+                fail(.refused("more than \(maxFiles * Self.filesPerPhoto) files in one request (\(maxFiles) photos with their sidecars)"))
                 return
             }
             let location = directory.appendingPathComponent("\(result.files.count)-\(stored)")

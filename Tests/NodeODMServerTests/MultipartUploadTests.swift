@@ -48,7 +48,8 @@ final class MultipartUploadTests: XCTestCase {
     func testLimitsAndBadNamesAreRefusedAndLeaveNoFiles() async throws {
         let cases: [([UInt8], Int, Int, String)] = [
             (body([("images", "big.jpg", [UInt8](repeating: 1, count: 3000))]), 2000, 5, "larger than this node's upload limit"),
-            (body([("images", "a.jpg", [1]), ("images", "b.jpg", [2]), ("images", "c.jpg", [3])]), 100, 2, "more than 2 files"),
+            (body([("images", "a.jpg", [1]), ("images", "b.jpg", [2]), ("images", "c.jpg", [3])]), 100, 2, "more than 2 photos"),
+            (body((0..<13).map { ("images", "a\($0)_depth.png", [UInt8(1)]) }), 100, 2, "more than 12 files in one request"),
             (body([("images", "../up.jpg", [1])]), 100, 5, "is a path"),
             (body([("images", "a.jpg", [1])]), 100, 0, "takes no files"),
         ]
@@ -64,6 +65,16 @@ final class MultipartUploadTests: XCTestCase {
             }
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], message)
         }
+    }
+
+    func testSidecarsDoNotCountAgainstThePhotoLimit() async throws {
+        let parts: [(name: String, filename: String?, data: [UInt8])] = [
+            ("images", "a.jpg", [1]), ("images", "a_depth.png", [2]), ("images", "b.jpg", [3]), ("images", "b_mask.png", [4]),
+            ("images", "K.txt", [5]),
+        ]
+        let result = try await MultipartUpload.read(chunks(body(parts), size: 512), contentType: "multipart/form-data; boundary=\"XyZ\"",
+                                                    directory: try folder(), maxFileBytes: 100, maxFiles: 2)
+        XCTAssertEqual(result.files.map(\.storedName), ["a.jpg", "a_depth.png", "b.jpg", "b_mask.png", "K.txt"])
     }
 
     func testNonMultipartBodiesAreRefused() async throws {
