@@ -102,7 +102,8 @@ public struct JobsFile: Sendable {
 }
 
 /// A problem with one job, in words.
-struct JobProblem: Error, Equatable {
+struct JobProblem: Error, Equatable, CustomStringConvertible {
     var text: String
     init(_ text: String) { self.text = text }
+    var description: String { text }
 }

@@ -140,6 +140,9 @@ final class BatchReporter: @unchecked Sendable {
                               summary.cancelled, summary.seconds)
             if summary.recovered > 0 { text += " (\(summary.recovered) recovered from a dead runner)" }
             if stillOpen > 0 { text += "; \(stillOpen) still queued or running" }
+            // The ledger's failed jobs: those that failed in this run, invalid specs (which never
+            // run) and failures of earlier runs not retried since.
+            if !failedJobs.isEmpty { text += "\n\(failedJobs.count) job(s) in the ledger failed (this run, earlier runs or invalid specs):" }
             for job in failedJobs { text += "\n  failed '\(job.id)': \(job.error ?? "")" }
             emit(fields, text: text)
         }
