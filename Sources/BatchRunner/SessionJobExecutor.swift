@@ -53,6 +53,7 @@ public struct SessionJobExecutor: JobExecutor {
             }
             var tracker = ProgressTracker(requests: requests)
             var failures: [String] = []
+            var retryable = false
             var cancelled = false
             loop: for await output in session.outputs {
                 switch output {
@@ -67,9 +68,11 @@ public struct SessionJobExecutor: JobExecutor {
                 case .requestComplete(_, let result):
                     do { try Self.write(result, images: images, to: execution.outputDirectory) } catch {
                         failures.append("writing outputs: \(error)")
+                        retryable = true
                     }
                 case .requestError(let request, let error):
                     failures.append("\(Self.name(of: request, in: execution.outputDirectory)): \(error)")
+                    retryable = retryable || !Self.isDeterministic(error)
                 case .processingCancelled:
                     cancelled = true
                     break loop
@@ -80,10 +83,17 @@ public struct SessionJobExecutor: JobExecutor {
                 }
             }
             if cancelled || Task.isCancelled { throw CancellationError() }
-            if !failures.isEmpty { throw JobFailure(failures.joined(separator: "; ")) }
+            if !failures.isEmpty { throw JobFailure(failures.joined(separator: "; "), isRetryable: retryable) }
         } onCancel: {
             session.cancel()
         }
+    }
+
+    /// Whether the same photos and spec would fail the same way again: the pipeline is
+    /// deterministic (seeded sampling), so too few usable or registered photos, or no depth to
+    /// fuse, are not worth a retry; anything else (I/O, memory) may be.
+    static func isDeterministic(_ error: any Error) -> Bool {
+        error is PoseEstimation.PoseEstimationError || error is SurfaceReconstruction.SurfaceError || error is PhotogrammetrySession.Error
     }
 
     static func sessionRequest(_ request: JobRequest, outputDirectory: URL) -> PhotogrammetrySession.Request {

@@ -46,6 +46,10 @@ final class BatchCommandTests: XCTestCase {
     func testMalformedJobsAndMissingInputsFailAloneAndTheOthersComplete() throws {
         let captures = try BatchCaptures.make(2)
         let dir = try BatchCaptures.temporaryDirectory(self)
+        // Photos that do not decode: the poses request fails the same way on every attempt.
+        let corrupt = dir.appendingPathComponent("corrupt")
+        try FileManager.default.createDirectory(at: corrupt, withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.jpg"] { try Data("not a JPEG".utf8).write(to: corrupt.appendingPathComponent(name)) }
         let jobs: [Any] = [
             BatchCaptures.job("good1", capture: captures[0]),
             ["id": "nofolder", "input": dir.appendingPathComponent("gone").path, "requests": ["poses"]],
@@ -54,6 +58,7 @@ final class BatchCommandTests: XCTestCase {
             ["input": captures[1].path, "requests": ["poses"]],
             ["id": "badk", "input": captures[1].path, "requests": ["poses"], "intrinsicsFile": "nope/K.txt"],
             BatchCaptures.job("good2", capture: captures[1]),
+            ["id": "corrupt", "input": corrupt.path, "requests": ["poses"]],
         ]
         let file = dir.appendingPathComponent("jobs.json")
         try BatchCaptures.writeJobs(jobs, to: file)
@@ -65,13 +70,15 @@ final class BatchCommandTests: XCTestCase {
                      "job 'level': 'requests[0].detail': unknown detail level 'ultra'",
                      "job #5 (no usable id): missing 'id'",
                      "job 'badk': intrinsicsFile:",
-                     "2 completed, 0 failed"] {
+                     "2 completed, 1 failed"] {
             XCTAssertTrue(result.output.contains(text), "missing \"\(text)\" in:\n\(result.output)")
         }
         let ledger = try JobLedger(outputFolder: out)
         XCTAssertEqual(try ledger.job("good1")?.state, .completed)
         XCTAssertEqual(try ledger.job("good2")?.state, .completed)
-        XCTAssertEqual(Set(try ledger.jobs(in: [.failed]).map(\.id)), ["nofolder", "typed", "level", "jobs.json#5", "badk"])
+        XCTAssertEqual(Set(try ledger.jobs(in: [.failed]).map(\.id)), ["nofolder", "typed", "level", "jobs.json#5", "badk", "corrupt"])
+        XCTAssertEqual(try ledger.job("corrupt")?.attempts, 1, "a failure the same photos repeat is not retried")
+        XCTAssertFalse(result.output.contains("'corrupt' failed, retrying"), result.output)
 
         let list = try CLIRunner.run(["jobs", "list", "--ledger", out.path, "--state", "failed"])
         XCTAssertEqual(list.status, 0)
