@@ -40,6 +40,8 @@ extension BatchCommand {
     func runOnSlurm() async throws {
         let client = SlurmClient()
         if !enqueueOnly { try client.checkReady() }
+        let file = try jobs.map { try JobsFile.load(URL(fileURLWithPath: $0)) }
+        try OutputFolder.checkFolder(output, option: "-o")
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
         // A new ledger for Slurm uses the rollback journal, so tasks on other nodes can share it.
         let ledger = try JobLedger(path: layout.ledger, journalForNewLedger: .rollback)
@@ -48,7 +50,7 @@ extension BatchCommand {
             reporter.note("\(layout.ledger.path) is a WAL ledger (made by a local batch run): Slurm tasks must then run on this host; "
                           + "a new output folder gets a ledger that nodes can share over a network file system")
         }
-        let fileIDs = try enqueue(into: ledger, reporter: reporter)
+        let fileIDs = try file.map { try enqueue($0, into: ledger, reporter: reporter) }
         if enqueueOnly { return }
 
         var options = SlurmBackend.Options()

@@ -69,10 +69,14 @@ struct BatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         if backend == .slurm { return try await runOnSlurm() }
+        // The jobs file and the output folder are checked before the ledger is created, so a
+        // mistake in either leaves nothing behind.
+        let file = try jobs.map { try JobsFile.load(URL(fileURLWithPath: $0)) }
+        try OutputFolder.checkFolder(output, option: "-o")
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
         let ledger = try JobLedger(path: layout.ledger)
         let reporter = BatchReporter(json: json)
-        let fileIDs = try enqueue(into: ledger, reporter: reporter)
+        let fileIDs = try file.map { try enqueue($0, into: ledger, reporter: reporter) }
         if enqueueOnly { return }
 
         var options = BatchRunner.Options()
@@ -96,11 +100,9 @@ struct BatchCommand: AsyncParsableCommand {
         if !failed.isEmpty { throw ExitCode(1) }
     }
 
-    /// Enqueues the jobs file's jobs, if one was given, reporting each.
-    /// - Returns: the file's job ids (nil without a file).
-    func enqueue(into ledger: JobLedger, reporter: BatchReporter) throws -> [String]? {
-        guard let jobs else { return nil }
-        let file = try JobsFile.load(URL(fileURLWithPath: jobs))
+    /// Enqueues the jobs file's jobs, reporting each.
+    /// - Returns: the file's job ids.
+    func enqueue(_ file: JobsFile, into ledger: JobLedger, reporter: BatchReporter) throws -> [String] {
         for entry in file.entries {
             let facts: JobFacts
             if case .valid(let spec) = entry { facts = JobFacts.scan(input: URL(fileURLWithPath: spec.input)) } else { facts = JobFacts() }

@@ -43,6 +43,24 @@ final class BatchCommandTests: XCTestCase {
     }
 
     /// Acceptance 5: malformed specs and missing inputs fail those jobs alone, with messages; the others complete.
+    func testABrokenJobsFileOrAnUnusableOutputFolderLeavesNothingBehind() throws {
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let broken = dir.appendingPathComponent("jobs.json")
+        try Data("not json".utf8).write(to: broken)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLIRunner.run(["batch", broken.path, "-o", out.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.output.contains("is not valid JSON"), result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "no ledger for a jobs file that does not load")
+
+        try BatchCaptures.writeJobs([], to: broken)
+        let blocker = dir.appendingPathComponent("blocker")
+        try Data().write(to: blocker)
+        let blocked = try CLIRunner.run(["batch", broken.path, "-o", blocker.appendingPathComponent("out").path])
+        XCTAssertEqual(blocked.status, 1)
+        XCTAssertTrue(blocked.output.contains("\(blocker.path) is a file, not a folder"), blocked.output)
+    }
+
     func testMalformedJobsAndMissingInputsFailAloneAndTheOthersComplete() throws {
         let captures = try BatchCaptures.make(2)
         let dir = try BatchCaptures.temporaryDirectory(self)
