@@ -77,10 +77,15 @@ public struct SurfaceReconstruction: Sendable {
 
     public enum SurfaceError: Error, CustomStringConvertible {
         case noDepth
+        /// No depth, and too few registered photos for stereo to give any.
+        case tooFewViews(registered: Int)
         case emptySurface
         public var description: String {
             switch self {
             case .noDepth: return "no depth to fuse: dense stereo found no depth and there is no LiDAR depth or point cloud"
+            case .tooFewViews(let registered):
+                return "no depth to fuse: stereo keeps a depth only where at least two other photos agree, so it needs at least "
+                    + "3 registered photos of the surface (\(registered) registered), and there is no LiDAR depth or point cloud"
             case .emptySurface: return "the fused volume has no surface inside the bounding box"
             }
         }

@@ -145,7 +145,12 @@ public struct DenseRun: Sendable {
         log("fusing \(inputs.count) depth maps" + (fusedPoints > 0 ? " and \(fusedPoints) points" : ""))
         var surfaceOptions = options.surface
         if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
-        var surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, points: clouds, guidePoints: guide)
+        var surface: SurfaceReconstruction.Result
+        do {
+            surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, points: clouds, guidePoints: guide)
+        } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
+            throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
+        }
         if surface.closure.closedOpenings > 0 {
             log("closed \(surface.closure.closedOpenings) unseen opening(s)"
                 + (surface.closure.closedOnSupport > 0 ? " on the support plane" : "")

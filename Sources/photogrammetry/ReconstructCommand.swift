@@ -198,14 +198,8 @@ struct ReconstructCommand: ParsableCommand {
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight)
         }
-        let dense: DenseRun
-        do {
-            dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds) {
-                FileHandle.standardError.write(Data(($0 + "\n").utf8))
-            }
-        } catch SurfaceReconstruction.SurfaceError.noDepth where scene.registeredCount < 3 {
-            throw CommandFailure("\(SurfaceReconstruction.SurfaceError.noDepth); stereo keeps a depth only where at least two other "
-                + "photos agree, so it needs at least 3 registered photos of the surface (\(scene.registeredCount) registered)")
+        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds) {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
         }
         if writesMesh {
             try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
