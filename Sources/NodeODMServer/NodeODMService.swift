@@ -2,6 +2,7 @@ import BatchRunner
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// `photogrammetry serve`: the NodeODM-compatible HTTP API and the batch runner that processes
 /// its tasks, in one process, until SIGINT or SIGTERM (running jobs then go back to the queue
@@ -48,10 +49,30 @@ public enum NodeODMService {
         } catch {
             runner.stop()
             _ = try? await processing.value
-            throw error
+            throw ServeError(error, host: configuration.host, port: configuration.port) ?? error
         }
         runner.stop()
         _ = try await processing.value
+    }
+}
+
+/// The server could not listen: a reason the user can act on instead of the socket call's text.
+public struct ServeError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+
+    /// nil when `error` is not a failure to listen on `host:port`.
+    init?(_ error: Error, host: String, port: Int) {
+        guard let io = error as? IOError else { return nil }
+        switch io.errnoCode {
+        case EADDRINUSE:
+            description = "\(host):\(port) is already in use (another server listens there): choose another --port, or --port 0 for any free one"
+        case EACCES:
+            description = "no permission to listen on \(host):\(port) (ports below 1024 need privileges): choose another --port"
+        case EADDRNOTAVAIL:
+            description = "\(host) is not an address of this machine: use 127.0.0.1, 0.0.0.0 or one of its own addresses for --host"
+        default:
+            return nil
+        }
     }
 }
 

@@ -106,6 +106,23 @@ final class ServeCommandTests: XCTestCase {
     }
 }
 
+extension ServeCommandTests {
+    /// A second server on a port that is taken says so and how to choose another, without the
+    /// socket call's text, and leaves the first one serving.
+    func testAPortInUseIsAClearError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-port-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try ServerProcess.start(["serve", "--port", "0", "--token", "t", "--data-dir", dir.appendingPathComponent("a").path])
+        defer { first.stop() }
+        let second = try CLIRunner.run(["serve", "--port", "\(first.port)", "--token", "t", "--data-dir", dir.appendingPathComponent("b").path])
+        XCTAssertEqual(second.status, 1, second.output)
+        XCTAssertTrue(second.output.contains("127.0.0.1:\(first.port) is already in use"), second.output)
+        XCTAssertTrue(second.output.contains("--port 0"), second.output)
+        XCTAssertFalse(second.output.contains("errno"), second.output)
+        XCTAssertTrue(first.process.isRunning)
+    }
+}
+
 /// A `photogrammetry serve` child process, with its output collected and its port read from
 /// the line it prints once listening.
 final class ServerProcess: @unchecked Sendable {
