@@ -48,9 +48,9 @@ public struct FrameStream: Sendable {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw CaptureReplayError(path: file.path, "cannot be read (a frame stream folder holds \(FrameStreamIndex.fileName))")
         }
-        let index: FrameStreamIndex
+        let index: IndexSlots
         do {
-            index = try JSONDecoder().decode(FrameStreamIndex.self, from: data)
+            index = try JSONDecoder().decode(IndexSlots.self, from: data)
         } catch let error as DecodingError {
             throw CaptureReplayError(path: file.path, "is not a frame stream index: \(Self.describe(error))")
         } catch {
@@ -69,7 +69,14 @@ public struct FrameStream: Sendable {
         }
         var entries: [Entry] = []
         var lastTimestamp = -Double.infinity
-        for (i, entry) in index.frames.enumerated() {
+        for (i, slot) in index.frames.enumerated() {
+            let entry: FrameStreamIndex.Entry
+            switch slot.entry {
+            case .success(let decoded): entry = decoded
+            case .failure(let error):
+                entries.append(.invalid(index: i, image: slot.image ?? "", reason: Self.describe(error, within: 2)))
+                continue
+            }
             switch Self.frame(entry, index: i, defaults: index.intrinsics, directory: directory, after: lastTimestamp) {
             case .success(let frame):
                 lastTimestamp = frame.timestamp
@@ -139,10 +146,37 @@ public struct FrameStream: Sendable {
         return Vector3(values[0], values[1], values[2])
     }
 
-    /// A decoding error as "at frames[3].rotation: …".
-    static func describe(_ error: DecodingError) -> String {
+    /// The index as read: a frame entry that does not decode is kept with its error, so one
+    /// malformed frame is reported like any other invalid frame instead of refusing the stream.
+    private struct IndexSlots: Decodable {
+        struct Slot: Decodable {
+            var entry: Result<FrameStreamIndex.Entry, DecodingError>
+            /// The entry's image name when it has one, for the report.
+            var image: String?
+
+            private enum Key: String, CodingKey { case image }
+
+            init(from decoder: Decoder) throws {
+                image = try? decoder.container(keyedBy: Key.self).decode(String.self, forKey: .image)
+                do {
+                    entry = .success(try FrameStreamIndex.Entry(from: decoder))
+                } catch let error as DecodingError {
+                    entry = .failure(error)
+                }
+            }
+        }
+
+        var format: String
+        var intrinsics: FrameStreamIndex.Intrinsics?
+        var objectBox: FrameStreamIndex.Box?
+        var frames: [Slot]
+    }
+
+    /// A decoding error as "at frames[3].rotation: …", leaving out the first `within` keys of its
+    /// path (2 for an error inside one frame entry: "missing \"position\"").
+    static func describe(_ error: DecodingError, within: Int = 0) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            let keys = context.codingPath.dropFirst(within).map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
             return keys.isEmpty ? "" : " at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
         }
         switch error {

@@ -55,14 +55,36 @@ final class FrameStreamTests: XCTestCase {
     }
 
     func testMalformedJSONNamesTheFileAndTheField() throws {
-        try Data(#"{"format":"photogrammetry-frame-stream/1","frames":[{"image":"a.png","timestamp":"soon"}]}"#.utf8)
+        try Data(#"{"format":"photogrammetry-frame-stream/1","frames":{"image":"a.png"}}"#.utf8)
             .write(to: folder.appendingPathComponent("frames.json"))
         XCTAssertThrowsError(try FrameStream.load(directory: folder)) { error in
             XCTAssertTrue("\(error)".contains("frames.json"), "\(error)")
-            XCTAssertTrue("\(error)".contains("frames[0].timestamp"), "\(error)")
+            XCTAssertTrue("\(error)".contains("wrong type at frames"), "\(error)")
         }
         try Data("not json".utf8).write(to: folder.appendingPathComponent("frames.json"))
         XCTAssertThrowsError(try FrameStream.load(directory: folder)) { XCTAssertTrue("\($0)".contains("invalid JSON"), "\($0)") }
+    }
+
+    /// A frame entry that is not even well-formed (a field missing or of the wrong type) is one
+    /// invalid frame, named with its field; the frames around it are kept.
+    func testAFrameEntryThatDoesNotDecodeIsInvalidAndTheRestIsKept() throws {
+        try writeImage("a.png")
+        try writeImage("b.png")
+        let good = #"{"image":"%@","timestamp":%@,"rotation":[1,0,0,0],"position":[0,0,0]}"#
+        let frames = [String(format: good, "a.png", "1"),
+                      #"{"image":"b.png","timestamp":2,"rotation":[1,0,0,0]}"#,
+                      #"{"image":"b.png","timestamp":"soon","rotation":[1,0,0,0],"position":[0,0,0]}"#,
+                      String(format: good, "b.png", "4")]
+        let json = #"{"format":"photogrammetry-frame-stream/1","intrinsics":{"width":64,"height":48,"fx":50,"fy":50,"cx":32,"cy":24},"frames":["#
+            + frames.joined(separator: ",") + "]}"
+        try Data(json.utf8).write(to: folder.appendingPathComponent("frames.json"))
+        let stream = try FrameStream.load(directory: folder)
+        XCTAssertEqual(stream.frames.map(\.index), [0, 3])
+        guard case .invalid(1, "b.png", let missing) = stream.entries[1], case .invalid(2, "b.png", let wrong) = stream.entries[2] else {
+            return XCTFail("\(stream.entries)")
+        }
+        XCTAssertEqual(missing, #"missing "position""#)
+        XCTAssertTrue(wrong.hasPrefix("wrong type at timestamp"), wrong)
     }
 
     func testAnotherFormatTagAndAnEmptyStreamAreRefused() throws {
