@@ -56,6 +56,10 @@ public struct ScalingRun: Codable, Sendable {
                                   run.medianPositionErrorRelative * 100))
         }
         lines.append("")
+        guard runs.count >= 2 else {
+            lines.append("Growth factors compare consecutive view counts: give two or more (e.g. --views 50,100).")
+            return lines.joined(separator: "\n")
+        }
         lines.append("Growth factor = (time ratio) / (views ratio) between consecutive sizes; 1.0 is linear.")
         lines.append("")
         lines.append("| from → to | " + stageNames.joined(separator: " | ") + " | total |")
