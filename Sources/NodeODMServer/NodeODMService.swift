@@ -62,6 +62,10 @@ public struct ServeError: Error, CustomStringConvertible, Equatable {
 
     /// nil when `error` is not a failure to listen on `host:port`.
     init?(_ error: Error, host: String, port: Int) {
+        if error is SocketAddressError.UnknownHost {
+            description = "--host \(host) does not resolve to an address: use 127.0.0.1, 0.0.0.0 or one of this machine's addresses"
+            return
+        }
         guard let io = error as? IOError else { return nil }
         switch io.errnoCode {
         case EADDRINUSE:

@@ -108,7 +108,7 @@ final class ServeCommandTests: XCTestCase {
 
 extension ServeCommandTests {
     /// A second server on a port that is taken says so and how to choose another, without the
-    /// socket call's text, and leaves the first one serving.
+    /// socket call's text, and leaves the first one serving; so does a host name that does not resolve.
     func testAPortInUseIsAClearError() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-port-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -120,6 +120,11 @@ extension ServeCommandTests {
         XCTAssertTrue(second.output.contains("--port 0"), second.output)
         XCTAssertFalse(second.output.contains("errno"), second.output)
         XCTAssertTrue(first.process.isRunning)
+
+        let unknown = try CLIRunner.run(["serve", "--port", "0", "--host", "no-such-host.invalid", "--token", "t",
+                                         "--data-dir", dir.appendingPathComponent("c").path])
+        XCTAssertEqual(unknown.status, 1, unknown.output)
+        XCTAssertTrue(unknown.output.contains("--host no-such-host.invalid does not resolve"), unknown.output)
     }
 }
 
