@@ -1,0 +1,140 @@
+import ReconstructionCore
+
+/// The visual hull of an object: the points that project inside its mask in every view that
+/// sees them. A point is outside as soon as one view sees it off the object's silhouette, so
+/// the hull encloses the object and, with views all around, hugs it wherever its outline shows
+/// in some photo, including parts that stereo cannot match (grazing surfaces, few views).
+///
+/// `signedDistance` approximates the distance to the hull's boundary: in each view, the pixel
+/// distance to the silhouette's outline (a Euclidean distance transform of the mask) times the
+/// point's depth over the focal length; the largest over the views. It is exact where one view's
+/// outline is the nearest boundary and a slight overestimate of the inside elsewhere, which is
+/// all a signed distance volume needs near the zero level.
+public struct SilhouetteHull: Sendable {
+    /// One masked view: its signed distance field in pixels (negative inside the mask) and camera.
+    struct View: Sendable {
+        var width: Int
+        var height: Int
+        var field: [Float]
+        var fx: Float, fy: Float, cx: Float, cy: Float
+        /// Radial distortion of the photo (the masks are drawn on it as taken).
+        var k1: Float, k2: Float
+        /// Camera from world, row-major rotation and translation.
+        var rotation: [Float]
+        var translation: SIMD3<Float>
+        /// The mask touches no edge of the photo: the whole object is in this view's frame, so a
+        /// point outside the frame (or behind the camera) is outside the object.
+        var framesObject: Bool
+    }
+
+    let views: [View]
+    /// Pixels of slack added to every view's outline (masks are drawn at the photo's pixels and
+    /// the cameras are estimates, so the hull is grown by this much to stay outside the object).
+    public let slackPixels: Float
+
+    /// - Parameters:
+    ///   - masks: per view, the object mask (non-zero = object, any size: it is stretched over the
+    ///     photo), the photo's intrinsics and the camera pose.
+    ///   - maxDimension: masks are sampled down (nearest pixel) to at most this longer side.
+    public init(masks: [(mask: GrayImage, intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform)],
+                maxDimension: Int = 640, slackPixels: Float = 1.5) {
+        self.slackPixels = slackPixels
+        views = masks.compactMap { entry in
+            let mask = entry.mask
+            guard mask.width > 0, mask.height > 0, mask.pixels.contains(where: { $0 != 0 }) else { return nil }
+            let shrink = max(1, (max(mask.width, mask.height) + maxDimension - 1) / maxDimension)
+            let width = (mask.width + shrink - 1) / shrink, height = (mask.height + shrink - 1) / shrink
+            var inside = [Bool](repeating: false, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let mx = min(mask.width - 1, x * shrink + shrink / 2), my = min(mask.height - 1, y * shrink + shrink / 2)
+                    inside[y * width + x] = mask.pixels[my * mask.width + mx] != 0
+                }
+            }
+            let toInside = DistanceTransform.squaredDistances(width: width, height: height) { inside[$0] }
+            let toOutside = DistanceTransform.squaredDistances(width: width, height: height) { !inside[$0] }
+            // Pixel centres: half a pixel from the outline on either side.
+            let field = inside.indices.map { i -> Float in
+                inside[i] ? -(toOutside[i].squareRoot() - 0.5) : toInside[i].squareRoot() - 0.5
+            }
+            let framesObject = !(0..<mask.width).contains { mask.pixels[$0] != 0 || mask.pixels[(mask.height - 1) * mask.width + $0] != 0 }
+                && !(0..<mask.height).contains { mask.pixels[$0 * mask.width] != 0 || mask.pixels[$0 * mask.width + mask.width - 1] != 0 }
+            let k = entry.intrinsics.scaled(toWidth: width, height: height)
+            let cameraFromWorld = entry.worldFromCamera.inverse
+            let r = cameraFromWorld.rotation, t = cameraFromWorld.translation
+            return View(width: width, height: height, field: field, fx: Float(k.fx), fy: Float(k.fy), cx: Float(k.cx), cy: Float(k.cy),
+                        k1: Float(k.k1), k2: Float(k.k2),
+                        rotation: (0..<9).map { Float(r[$0 / 3, $0 % 3]) }, translation: SIMD3(Float(t.x), Float(t.y), Float(t.z)),
+                        framesObject: framesObject)
+        }
+    }
+
+    /// Number of views with a non-empty mask.
+    public var viewCount: Int { views.count }
+
+    /// The approximate signed distance from `point` (world) to the hull's boundary, positive
+    /// outside, in world units, and how many views constrain the point: those that have it in
+    /// their frame, in front of the camera, and those that frame the whole object (their mask
+    /// touches no edge of the photo), for which a point out of frame is outside. With no view
+    /// constraining it, the distance is −∞.
+    public func signedDistance(_ point: SIMD3<Float>) -> (distance: Float, seenBy: Int) {
+        var distance = -Float.infinity
+        var seen = 0
+        for view in views {
+            let r = view.rotation
+            let p = SIMD3(r[0] * point.x + r[1] * point.y + r[2] * point.z,
+                          r[3] * point.x + r[4] * point.y + r[5] * point.z,
+                          r[6] * point.x + r[7] * point.y + r[8] * point.z) + view.translation
+            guard p.z > 0 else {
+                if view.framesObject { return (.infinity, seen + 1) }
+                continue
+            }
+            let x = p.x / p.z, y = p.y / p.z, r2 = x * x + y * y
+            let radial = 1 + view.k1 * r2 + view.k2 * r2 * r2
+            let u = view.fx * x * radial + view.cx, v = view.fy * y * radial + view.cy
+            let width = Float(view.width), height = Float(view.height)
+            var beyond: Float = 0
+            if !(u >= 0 && v >= 0 && u < width && v < height) {
+                guard view.framesObject, u.isFinite, v.isFinite else { continue }
+                // Out of frame: the outline is at least as far as the frame's edge, plus the
+                // outline's distance from the nearest pixel on that edge.
+                let du = max(0, -u, u - width), dv = max(0, -v, v - height)
+                beyond = (du * du + dv * dv).squareRoot()
+            }
+            seen += 1
+            let column = min(view.width - 1, max(0, Int(u))), row = min(view.height - 1, max(0, Int(v)))
+            let pixels = view.field[row * view.width + column] + beyond - slackPixels
+            distance = max(distance, pixels * p.z / ((view.fx + view.fy) / 2))
+        }
+        return (distance, seen)
+    }
+
+    /// The box enclosing the hull's points seen by at least `minViews` views, searched on a grid
+    /// of about `samples` cells per axis over `region`; nil when none is inside, or when the
+    /// hull reaches the region's edge (the views do not enclose the object there, so the hull
+    /// says nothing about its extent).
+    public func bounds(in region: BoundingBox, minViews: Int, samples: Int = 48) -> BoundingBox? {
+        let lower = region.centre - region.halfExtents, size = 2 * region.halfExtents
+        let n = max(4, samples)
+        let cell = Vector3(size.x / Double(n), size.y / Double(n), size.z / Double(n))
+        var low = Vector3(.infinity, .infinity, .infinity), high = -low
+        var touchesEdge = false
+        for k in 0..<n {
+            for j in 0..<n {
+                for i in 0..<n {
+                    let centre = Vector3(lower.x + (Double(i) + 0.5) * cell.x, lower.y + (Double(j) + 0.5) * cell.y,
+                                         lower.z + (Double(k) + 0.5) * cell.z)
+                    let hull = signedDistance(SIMD3(Float(centre.x), Float(centre.y), Float(centre.z)))
+                    guard hull.seenBy >= minViews, hull.distance <= 0 else { continue }
+                    if i == 0 || j == 0 || k == 0 || i == n - 1 || j == n - 1 || k == n - 1 { touchesEdge = true }
+                    low = Vector3(min(low.x, centre.x), min(low.y, centre.y), min(low.z, centre.z))
+                    high = Vector3(max(high.x, centre.x), max(high.y, centre.y), max(high.z, centre.z))
+                }
+            }
+        }
+        guard low.x <= high.x, !touchesEdge else { return nil }
+        // Half a cell to the cells' faces, one more for the grid's coarseness.
+        let half = 0.5 * (high - low) + 1.5 * cell
+        return BoundingBox(centre: 0.5 * (low + high), halfExtents: half)
+    }
+}
