@@ -23,12 +23,16 @@ extension SurfaceReconstruction {
         }
     }
 
-    /// Finds the support plane in the depth around the object and closes the mesh's unseen openings.
-    func closeOpenings(_ result: inout Result, inputs: [DepthInput], viewpoints: [SIMD3<Float>]) {
-        let samples = Self.supportSamples(inputs, near: result.bounds)
+    /// The support plane in the depth around the object, if there is one.
+    func supportPlane(_ inputs: [DepthInput], bounds: BoundingBox, voxelSize: Float) -> Plane? {
+        let samples = Self.supportSamples(inputs, near: bounds)
         var estimator = options.supportPlane
-        estimator.inlierDistance = options.supportPlaneInlierVoxels * result.voxelSize
-        result.supportPlane = SupportPlaneEstimator(options: estimator).estimate(background: samples.background, object: samples.object)
+        estimator.inlierDistance = options.supportPlaneInlierVoxels * voxelSize
+        return SupportPlaneEstimator(options: estimator).estimate(background: samples.background, object: samples.object)
+    }
+
+    /// Closes the mesh's unseen openings, on `result.supportPlane` when there is one.
+    func closeOpenings(_ result: inout Result, viewpoints: [SIMD3<Float>]) {
         let closed = OpeningClosure(options: options.closure).close(result.mesh, supportPlane: result.supportPlane, viewpoints: viewpoints)
         result.mesh = closed.mesh
         result.closure = closed.report

@@ -31,6 +31,17 @@ public struct SurfaceReconstruction: Sendable {
         public var supportPlane = SupportPlaneEstimator.Options()
         /// Depth samples within this many voxels of a candidate support plane lie on it.
         public var supportPlaneInlierVoxels: Float = 2
+        /// For object captures (when openings are closed): where no depth reached the object,
+        /// complete it with the visual hull of its masks (`SilhouetteHull`), and grow the
+        /// automatic box to the hull, so parts stereo could not match (grazing, few views) are
+        /// not cut off or continued straight down.
+        public var fillsFromSilhouettes = true
+        /// The hull counts only where at least this many masked views see a point (have it in
+        /// their frame) …
+        public var silhouetteMinimumViews = 3
+        /// … and at least this fraction of them: a point few views have in their frame is
+        /// constrained by those alone, which leaves long cones behind the object.
+        public var silhouetteMinimumViewFraction = 0.5
         public var workers = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }
@@ -63,6 +74,21 @@ public struct SurfaceReconstruction: Sendable {
         }
     }
 
+    /// An object mask seen from a camera: with the masks of every photo, also those stereo gave
+    /// no depth, the surface stage completes the object from its visual hull.
+    public struct Silhouette: Sendable {
+        /// Non-zero on the object, any size (stretched over the photo).
+        public var mask: GrayImage
+        public var intrinsics: CameraIntrinsics
+        public var worldFromCamera: RigidTransform
+
+        public init(mask: GrayImage, intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform) {
+            self.mask = mask
+            self.intrinsics = intrinsics
+            self.worldFromCamera = worldFromCamera
+        }
+    }
+
     public struct Result: Sendable {
         public var mesh: TriangleMesh
         public var bounds: BoundingBox
@@ -72,6 +98,8 @@ public struct SurfaceReconstruction: Sendable {
         public var closure = OpeningClosure.Report()
         /// The plane the object rests on, normal up towards it, when one was found.
         public var supportPlane: Plane?
+        /// Voxels no depth reached that took their distance from the masks' visual hull.
+        public var silhouetteVoxels = 0
         public var seconds: Double
     }
 
@@ -94,15 +122,20 @@ public struct SurfaceReconstruction: Sendable {
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic bounding box.
-    public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = []) throws -> Result {
+    /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic
+    /// bounding box; `silhouettes` (default: the inputs' masks) give the visual hull.
+    public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = [],
+                    silhouettes: [Silhouette] = []) throws -> Result {
         let started = Date()
         let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
         let clouds = points.filter { $0.cloud.count > 0 }
         guard !usable.isEmpty || !clouds.isEmpty else { throw SurfaceError.noDepth }
         let viewpoints = usable.map { Self.centre($0.worldFromCamera) } + clouds.flatMap(\.viewpoints)
         let oriented = clouds.map { $0.oriented(defaultViewpoints: viewpoints, workers: options.workers) }
-        let bounds = try options.bounds ?? automaticBounds(usable, points: oriented, guidePoints: guidePoints)
+        let hull = silhouetteHull(usable, silhouettes: silhouettes)
+        let depthBounds = try options.bounds ?? automaticBounds(usable, points: oriented, guidePoints: guidePoints)
+        var bounds = depthBounds
+        if options.bounds == nil, let hull { bounds = self.bounds(depthBounds, grownToEnclose: hull) }
         let voxel = options.voxelSize ?? automaticVoxelSize(usable, points: oriented, bounds: bounds)
         var tsdfOptions = TSDFVolume.Options()
         tsdfOptions.voxelSize = voxel
@@ -118,6 +151,13 @@ public struct SurfaceReconstruction: Sendable {
             let radius = input.footprintRadius ?? max(2 * voxel, 1.5 * (input.cloud.medianSpacing() ?? 0))
             _ = try volume.integrate(points: input.cloud, weight: input.weight, footprintRadius: radius)
         }
+        let closing = closes(usable)
+        // Around the object as the depth shows it: the hull may reach below its support.
+        let supportPlane = closing ? supportPlane(usable, bounds: depthBounds, voxelSize: voxel) : nil
+        var silhouetteVoxels = 0
+        if let hull {
+            silhouetteVoxels = fillFromSilhouettes(&volume, hull: hull, inputs: usable, bounds: bounds, supportPlane: supportPlane)
+        }
         var mcOptions = MarchingCubes.Options()
         mcOptions.workers = options.workers
         let raw = MarchingCubes(options: mcOptions).extractMesh(from: volume)
@@ -127,8 +167,9 @@ public struct SurfaceReconstruction: Sendable {
         cleanupOptions.maximumHoleEdges = options.maximumHoleEdges
         let cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
         guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
-        var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, seconds: 0)
-        if closes(usable) { closeOpenings(&result, inputs: usable, viewpoints: viewpoints) }
+        var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, supportPlane: supportPlane,
+                            silhouetteVoxels: silhouetteVoxels, seconds: 0)
+        if closing { closeOpenings(&result, viewpoints: viewpoints) }
         result.seconds = Date().timeIntervalSince(started)
         return result
     }

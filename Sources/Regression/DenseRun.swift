@@ -99,6 +99,7 @@ public struct DenseRun: Sendable {
                 let result = try DenseStereo(options: options.stereo).run(
                     DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks))
                 stereo = result
+                for view in result.skippedViews { log("stereo gave \(view.name) no depth map: \(view.reason)") }
                 inputs += result.views.map { view in
                     var input = SurfaceReconstruction.DepthInput(view)
                     input.mask = masks[view.name]  // marks an object capture; stereo already kept to the mask
@@ -147,9 +148,17 @@ public struct DenseRun: Sendable {
         if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
         var surface: SurfaceReconstruction.Result
         do {
-            surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, points: clouds, guidePoints: guide)
+            let silhouettes = registered.compactMap { image -> SurfaceReconstruction.Silhouette? in
+                guard let mask = masks[image.name], let cameraFromWorld = image.cameraFromWorld else { return nil }
+                return .init(mask: mask, intrinsics: image.intrinsics, worldFromCamera: cameraFromWorld.inverse)
+            }
+            surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, points: clouds, guidePoints: guide,
+                                                                             silhouettes: silhouettes)
         } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
             throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
+        }
+        if surface.silhouetteVoxels > 0 {
+            log("completed the object from its masks' outlines where no depth reached it (\(surface.silhouetteVoxels) voxels)")
         }
         if surface.closure.closedOpenings > 0 {
             log("closed \(surface.closure.closedOpenings) unseen opening(s)"

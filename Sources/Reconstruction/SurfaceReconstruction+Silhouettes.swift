@@ -1,0 +1,114 @@
+import Foundation
+import Meshing
+import ReconstructionCore
+
+extension SurfaceReconstruction {
+    /// The visual hull of `silhouettes`, or else of the masked inputs (one view per camera); nil
+    /// unless the surface stage closes openings (an object capture) and enough views have a mask.
+    func silhouetteHull(_ inputs: [DepthInput], silhouettes: [Silhouette]) -> SilhouetteHull? {
+        guard options.fillsFromSilhouettes, closes(inputs) else { return nil }
+        var masks = silhouettes.map { (mask: $0.mask, intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera) }
+        if masks.isEmpty {
+            var centres: [Vector3] = []
+            for input in inputs {
+                guard let mask = input.mask else { continue }
+                let centre = input.worldFromCamera.translation
+                // Stereo and LiDAR depth of one photo share its camera and mask.
+                guard !centres.contains(where: { ($0 - centre).length <= 1e-9 * max(1, centre.length) }) else { continue }
+                centres.append(centre)
+                masks.append((mask, input.intrinsics, input.worldFromCamera))
+            }
+        }
+        guard masks.count >= options.silhouetteMinimumViews else { return nil }
+        let hull = SilhouetteHull(masks: masks)
+        return hull.viewCount >= options.silhouetteMinimumViews ? hull : nil
+    }
+
+    private func hullBounds(_ hull: SilhouetteHull, in region: BoundingBox) -> BoundingBox? {
+        hull.bounds(in: region, minViews: silhouetteViews(hull))
+    }
+
+    /// How many of the hull's views must see a point for the hull to count there.
+    func silhouetteViews(_ hull: SilhouetteHull) -> Int {
+        max(options.silhouetteMinimumViews, Int((options.silhouetteMinimumViewFraction * Double(hull.viewCount)).rounded(.up)))
+    }
+
+    /// `box` grown to enclose the hull found around it, in `box` scaled by 3, else by 6 (the
+    /// depth may miss part of the object, the silhouettes show all of it); `box` itself when the
+    /// hull is not closed within either region.
+    func bounds(_ box: BoundingBox, grownToEnclose hull: SilhouetteHull) -> BoundingBox {
+        let found = [3.0, 6.0].lazy.compactMap { scale in
+            self.hullBounds(hull, in: BoundingBox(centre: box.centre, halfExtents: scale * box.halfExtents))
+        }.first
+        guard let enclosing = found else { return box }
+        let low = Vector3(min(box.centre.x - box.halfExtents.x, enclosing.centre.x - enclosing.halfExtents.x),
+                          min(box.centre.y - box.halfExtents.y, enclosing.centre.y - enclosing.halfExtents.y),
+                          min(box.centre.z - box.halfExtents.z, enclosing.centre.z - enclosing.halfExtents.z))
+        let high = Vector3(max(box.centre.x + box.halfExtents.x, enclosing.centre.x + enclosing.halfExtents.x),
+                           max(box.centre.y + box.halfExtents.y, enclosing.centre.y + enclosing.halfExtents.y),
+                           max(box.centre.z + box.halfExtents.z, enclosing.centre.z + enclosing.halfExtents.z))
+        return BoundingBox(centre: 0.5 * (low + high), halfExtents: 0.5 * (high - low))
+    }
+
+    /// Completes the object where no depth reached it with the hull's surface: unobserved voxels
+    /// near the hull's boundary that no depth map sees past (a depth map that measured something
+    /// farther along the voxel's ray shows it is empty), below nothing but the support plane
+    /// when there is one (the object stands on it, so the hull's part beneath it is outside).
+    @discardableResult
+    func fillFromSilhouettes(_ volume: inout TSDFVolume, hull: SilhouetteHull, inputs: [DepthInput], bounds: BoundingBox,
+                             supportPlane: Plane?) -> Int {
+        let probes = inputs.map(DepthProbe.init)
+        let truncation = volume.truncationDistance
+        let minViews = silhouetteViews(hull)
+        let report = volume.fillUnobserved(signedDistance: { point in
+            let hullDistance = hull.signedDistance(point)
+            guard hullDistance.seenBy >= minViews else { return nil }
+            guard let supportPlane else { return hullDistance.distance }
+            return max(hullDistance.distance, -supportPlane.signedDistance(point))
+        }, accepts: { point in
+            // Two depth maps must agree that the voxel is empty: one stray depth does not carve.
+            var seenPast = 0
+            for probe in probes where probe.seesPast(point, margin: truncation) {
+                seenPast += 1
+                if seenPast >= 2 { return false }
+            }
+            return true
+        }, in: bounds)
+        // Depth near the object's foot reaches a little below the support; the hull stops at it.
+        if let supportPlane { volume.clip(below: supportPlane) }
+        return report.usedObservations
+    }
+}
+
+/// A depth map's camera and depths, to ask whether it saw past a point.
+private struct DepthProbe: Sendable {
+    let rotation: [Float]
+    let translation: SIMD3<Float>
+    let fx: Float, fy: Float, cx: Float, cy: Float
+    let depth: DepthMap
+
+    init(_ input: SurfaceReconstruction.DepthInput) {
+        let cameraFromWorld = input.worldFromCamera.inverse
+        let r = cameraFromWorld.rotation, t = cameraFromWorld.translation
+        rotation = (0..<9).map { Float(r[$0 / 3, $0 % 3]) }
+        translation = SIMD3(Float(t.x), Float(t.y), Float(t.z))
+        fx = Float(input.intrinsics.fx)
+        fy = Float(input.intrinsics.fy)
+        cx = Float(input.intrinsics.cx)
+        cy = Float(input.intrinsics.cy)
+        depth = input.depth
+    }
+
+    /// Whether the depth map measured a surface more than `margin` beyond `point` along its ray.
+    func seesPast(_ point: SIMD3<Float>, margin: Float) -> Bool {
+        let r = rotation
+        let p = SIMD3(r[0] * point.x + r[1] * point.y + r[2] * point.z,
+                      r[3] * point.x + r[4] * point.y + r[5] * point.z,
+                      r[6] * point.x + r[7] * point.y + r[8] * point.z) + translation
+        guard p.z > 0 else { return false }
+        let u = fx * p.x / p.z + cx, v = fy * p.y / p.z + cy
+        guard u >= 0, v >= 0, u < Float(depth.width), v < Float(depth.height) else { return false }
+        let measured = depth[Int(u), Int(v)]
+        return measured > 0 && measured.isFinite && p.z < measured - margin
+    }
+}
