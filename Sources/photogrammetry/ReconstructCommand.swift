@@ -21,10 +21,13 @@ struct ReconstructCommand: ParsableCommand {
             as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
             units). Bad depth sidecars are reported by name and the photo is used without depth.
 
-            For an object capture (photos with NNNN_mask.png), the surface is made watertight \
-            where no camera could see it: the support plane the object rests on is found in the \
-            depth around it, and the open underside is continued down to it and capped \
-            (--close-openings). An open scene (no masks) is left as seen.
+            For an object capture (photos with NNNN_mask.png), parts no depth reached (grazing \
+            surfaces, few photos) are completed from the masks' visual hull, and the surface is \
+            made watertight where no camera could see it: the support plane the object rests on is \
+            found in the depth around it, the hull is cut there, and what is still open is \
+            continued down to it and capped (--close-openings; never also turns the hull off). \
+            Without depth around the object there is no plane, and the hull ends in a shallow \
+            cone under the object's foot. An open scene (no masks) is left as seen.
 
             INPUT may also be an RGB-D keyframe folder: color_N.jpg|png, depth_N.png (16-bit mm) \
             or depth_N.tif (float metres), metadata_N.json with "intrinsics" (3×3, pixels, colour \
