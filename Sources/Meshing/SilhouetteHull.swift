@@ -78,9 +78,13 @@ public struct SilhouetteHull: Sendable {
     /// touches no edge of the photo), for which a point out of frame is outside. With no view
     /// constraining it, the distance is −∞.
     public func signedDistance(_ point: SIMD3<Float>) -> (distance: Float, seenBy: Int) {
+        signedDistance(point, excluding: -1, slack: slackPixels)
+    }
+
+    private func signedDistance(_ point: SIMD3<Float>, excluding excluded: Int, slack: Float) -> (distance: Float, seenBy: Int) {
         var distance = -Float.infinity
         var seen = 0
-        for view in views {
+        for (n, view) in views.enumerated() where n != excluded {
             let r = view.rotation
             let p = SIMD3(r[0] * point.x + r[1] * point.y + r[2] * point.z,
                           r[3] * point.x + r[4] * point.y + r[5] * point.z,
@@ -103,10 +107,88 @@ public struct SilhouetteHull: Sendable {
             }
             seen += 1
             let column = min(view.width - 1, max(0, Int(u))), row = min(view.height - 1, max(0, Int(v)))
-            let pixels = view.field[row * view.width + column] + beyond - slackPixels
+            let pixels = view.field[row * view.width + column] + beyond - slack
             distance = max(distance, pixels * p.z / ((view.fx + view.fy) / 2))
         }
         return (distance, seen)
+    }
+
+    /// Where the object meets what it stands on, seen by each view: the ray through the view's
+    /// lowest object pixel (along `up` as it appears in that view) grazes the object's foot on
+    /// the near side and enters the other views' hull there; its height along `up` (a unit
+    /// vector) at that entry is one estimate of the support's height. Rays are marched in `step`
+    /// increments inside `box`; views whose ray never enters are left out. Cameras above an
+    /// object standing on a floor see its foot as its lowest pixels, so the heights agree.
+    public func contactHeights(up: SIMD3<Float>, in box: BoundingBox, step: Float, minViews: Int) -> [Float] {
+        let centre = SIMD3<Float>(Float(box.centre.x), Float(box.centre.y), Float(box.centre.z))
+        let half = SIMD3<Float>(Float(box.halfExtents.x), Float(box.halfExtents.y), Float(box.halfExtents.z))
+        guard step > 0, simdLength(up) > 0.5 else { return [] }
+        return views.indices.compactMap { v -> Float? in
+            let view = views[v]
+            let r = view.rotation
+            func camera(_ p: SIMD3<Float>) -> SIMD3<Float> {
+                SIMD3(r[0] * p.x + r[1] * p.y + r[2] * p.z, r[3] * p.x + r[4] * p.y + r[5] * p.z, r[6] * p.x + r[7] * p.y + r[8] * p.z)
+                    + view.translation
+            }
+            // Image direction of "down" at the box's centre.
+            let a = camera(centre), b = camera(centre - 0.01 * simdLength(half) * up)
+            guard a.z > 0, b.z > 0 else { return nil }
+            let down = SIMD2(view.fx * (b.x / b.z - a.x / a.z), view.fy * (b.y / b.z - a.y / a.z))
+            guard simdDot2(down, down) > 0 else { return nil }
+            var lowest = -Float.infinity, pixel = SIMD2<Float>(0, 0)
+            for y in 0..<view.height {
+                for x in 0..<view.width where view.field[y * view.width + x] < 0 {
+                    let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+                    let along = simdDot2(p, down)
+                    if along > lowest { lowest = along; pixel = p }
+                }
+            }
+            guard lowest > -.infinity else { return nil }
+            // One pixel up from the lowest: the lowest pixel's ray may just graze the foot's edge
+            // and, past it, run under the object.
+            pixel -= down / simdDot2(down, down).squareRoot()
+            // The ray in world coordinates (rotation transposed), from the camera centre.
+            let local = SIMD3((pixel.x - view.cx) / view.fx, (pixel.y - view.cy) / view.fy, 1)
+            let world = SIMD3(r[0] * local.x + r[3] * local.y + r[6] * local.z,
+                              r[1] * local.x + r[4] * local.y + r[7] * local.z,
+                              r[2] * local.x + r[5] * local.y + r[8] * local.z)
+            let direction = world / simdLength(world)
+            let t = view.translation
+            let origin = -SIMD3(r[0] * t.x + r[3] * t.y + r[6] * t.z, r[1] * t.x + r[4] * t.y + r[7] * t.z, r[2] * t.x + r[5] * t.y + r[8] * t.z)
+            // Where the ray crosses the box.
+            var near: Float = 0, far = Float.infinity
+            for axis in 0..<3 {
+                let d = direction[axis], o = origin[axis], low = centre[axis] - half[axis], high = centre[axis] + half[axis]
+                if abs(d) < 1e-12 {
+                    if o < low || o > high { return nil }
+                    continue
+                }
+                let t0 = (low - o) / d, t1 = (high - o) / d
+                near = max(near, min(t0, t1))
+                far = min(far, max(t0, t1))
+            }
+            guard near < far, far.isFinite else { return nil }
+            // The exact outlines: slack would let the ray enter early, above the foot.
+            func inside(_ t: Float) -> Bool {
+                let hull = signedDistance(origin + t * direction, excluding: v, slack: 0)
+                return hull.seenBy >= minViews && hull.distance <= 0
+            }
+            var outside = near, distance = near
+            while distance <= far {
+                if inside(distance) {
+                    // The entry lies between the last point outside and this one.
+                    var entered = distance
+                    for _ in 0..<8 where entered > outside {
+                        let middle = (outside + entered) / 2
+                        if inside(middle) { entered = middle } else { outside = middle }
+                    }
+                    return simdDot(origin + entered * direction, up)
+                }
+                outside = distance
+                distance += step
+            }
+            return nil
+        }
     }
 
     /// The box enclosing the hull's points seen by at least `minViews` views, searched on a grid

@@ -50,6 +50,24 @@ extension SurfaceReconstruction {
         return BoundingBox(centre: 0.5 * (low + high), halfExtents: 0.5 * (high - low))
     }
 
+    /// The support the object stands on from its silhouettes, when the depth shows none (no
+    /// depth outside the masks): the plane across `up` at the lower quartile of the heights where
+    /// each photo's lowest object pixel meets the other photos' hull
+    /// (`SilhouetteHull.contactHeights`). Nil with fewer than three such contacts, or when that
+    /// plane would cut into what the depth saw of the object.
+    func silhouetteFloor(_ hull: SilhouetteHull, up: Vector3, inputs: [DepthInput], bounds: BoundingBox, voxelSize: Float) -> Plane? {
+        guard up.length > 0 else { return nil }
+        let u = SIMD3<Float>(Float(up.x), Float(up.y), Float(up.z)) / Float(up.length)
+        let heights = hull.contactHeights(up: u, in: bounds, step: voxelSize, minViews: silhouetteViews(hull)).sorted()
+        guard heights.count >= 3 else { return nil }
+        // From high views the lowest pixel may lie on a bulge that hides the foot, which puts the
+        // contact too high; the low views agree on the foot. The lower quartile keeps to those.
+        let floor = heights[heights.count / 4]
+        let object = Self.supportSamples(inputs, near: bounds).object.map { simdDot($0, u) }.sorted()
+        if !object.isEmpty, floor > object[object.count / 50] + 2 * voxelSize { return nil }
+        return Plane(normal: u, offset: floor)
+    }
+
     /// Completes the object where no depth reached it with the hull's surface: unobserved voxels
     /// near the hull's boundary that no depth map sees past (a depth map that measured something
     /// farther along the voxel's ray shows it is empty), below nothing but the support plane

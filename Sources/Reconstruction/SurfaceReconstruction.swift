@@ -123,9 +123,10 @@ public struct SurfaceReconstruction: Sendable {
     public init(options: Options = Options()) { self.options = options }
 
     /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic
-    /// bounding box; `silhouettes` (default: the inputs' masks) give the visual hull.
+    /// bounding box; `silhouettes` (default: the inputs' masks) give the visual hull; `up` (the
+    /// world's up direction, when known) lets the hull find the support where the depth does not.
     public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = [],
-                    silhouettes: [Silhouette] = []) throws -> Result {
+                    silhouettes: [Silhouette] = [], up: Vector3? = nil) throws -> Result {
         let started = Date()
         let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
         let clouds = points.filter { $0.cloud.count > 0 }
@@ -153,7 +154,10 @@ public struct SurfaceReconstruction: Sendable {
         }
         let closing = closes(usable)
         // Around the object as the depth shows it: the hull may reach below its support.
-        let supportPlane = closing ? supportPlane(usable, bounds: depthBounds, voxelSize: voxel) : nil
+        var supportPlane = closing ? supportPlane(usable, bounds: depthBounds, voxelSize: voxel) : nil
+        if supportPlane == nil, let hull, let up {
+            supportPlane = silhouetteFloor(hull, up: up, inputs: usable, bounds: bounds, voxelSize: voxel)
+        }
         var silhouetteVoxels = 0
         if let hull {
             silhouetteVoxels = fillFromSilhouettes(&volume, hull: hull, inputs: usable, bounds: bounds, supportPlane: supportPlane)

@@ -152,8 +152,9 @@ public struct DenseRun: Sendable {
                 guard let mask = masks[image.name], let cameraFromWorld = image.cameraFromWorld else { return nil }
                 return .init(mask: mask, intrinsics: image.intrinsics, worldFromCamera: cameraFromWorld.inverse)
             }
-            surface = try SurfaceReconstruction(options: surfaceOptions).run(inputs, points: clouds, guidePoints: guide,
-                                                                             silhouettes: silhouettes)
+            surface = try SurfaceReconstruction(options: surfaceOptions).run(
+                inputs, points: clouds, guidePoints: guide, silhouettes: silhouettes,
+                up: silhouettes.isEmpty ? nil : ModelRun.up(scene: scene, imagesDirectory: imagesDirectory))
         } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
             throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
         }

@@ -134,16 +134,20 @@ public enum ModelRun {
     /// The model frame: up from the photos' gravity sidecars when they agree, else from how the
     /// cameras were held; facing the first registered camera; resting on y = 0.
     public static func modelFrame(scene: SparseScene, surface: TriangleMesh, imagesDirectory: URL) -> SimilarityTransform {
+        ModelFrame.transform(points: surface.positions, up: up(scene: scene, imagesDirectory: imagesDirectory) ?? Vector3(0, 1, 0),
+                             metresPerUnit: 1, facing: scene.images.compactMap(\.cameraFromWorld).first?.cameraCentreInWorld)
+    }
+
+    /// The world's up direction: from the photos' gravity sidecars when they agree, else from how
+    /// the cameras were held; nil without registered cameras.
+    public static func up(scene: SparseScene, imagesDirectory: URL) -> Vector3? {
         var downs: [Vector3] = []
         for image in scene.images {
             guard let pose = image.cameraFromWorld,
                   let gravity = try? GravitySidecar.load(besides: imagesDirectory.appendingPathComponent(image.name)) else { continue }
             downs.append(pose.rotation.transposed * gravity)
         }
-        let poses = scene.images.compactMap(\.cameraFromWorld)
-        let up = ModelFrame.up(fromGravity: downs) ?? ModelFrame.up(fromCameras: poses) ?? Vector3(0, 1, 0)
-        return ModelFrame.transform(points: surface.positions, up: up, metresPerUnit: 1,
-                                    facing: poses.first?.cameraCentreInWorld)
+        return ModelFrame.up(fromGravity: downs) ?? ModelFrame.up(fromCameras: scene.images.compactMap(\.cameraFromWorld))
     }
 
     /// The maps as image files: the base colour in the requested format, the data maps as PNG
