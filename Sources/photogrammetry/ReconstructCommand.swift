@@ -24,10 +24,11 @@ struct ReconstructCommand: ParsableCommand {
             For an object capture (photos with NNNN_mask.png), parts no depth reached (grazing \
             surfaces, few photos) are completed from the masks' visual hull, and the surface is \
             made watertight where no camera could see it: the support plane the object rests on is \
-            found in the depth around it, the hull is cut there, and what is still open is \
-            continued down to it and capped (--close-openings; never also turns the hull off). \
-            Without depth around the object there is no plane, and the hull ends in a shallow \
-            cone under the object's foot. An open scene (no masks) is left as seen.
+            found in the depth around it (else where the photos' lowest object pixels meet the \
+            hull, across the up direction of the gravity sidecars or of the cameras), the hull is \
+            cut there, and what is still open is continued down to it and capped \
+            (--close-openings; never also turns the hull off). An open scene (no masks) is left \
+            as seen.
 
             INPUT may also be an RGB-D keyframe folder: color_N.jpg|png, depth_N.png (16-bit mm) \
             or depth_N.tif (float metres), metadata_N.json with "intrinsics" (3×3, pixels, colour \
