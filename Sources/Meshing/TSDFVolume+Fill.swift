@@ -14,13 +14,8 @@ extension TSDFVolume {
                                         in box: BoundingBox, weight: Float = 1) -> IntegrationReport {
         var report = IntegrationReport()
         guard weight.isFinite, weight > 0 else { return report }
-        let clip = BoxClip(box: box, margin: 0)
-        let reach = Float(BlockKey.limit) * Float(Self.blockSide) * voxelSize * 0.99
-        guard all(pointwiseMax(-clip.lower, clip.lower) .< reach), all(pointwiseMax(-clip.upper, clip.upper) .< reach) else { return report }
+        guard let (lowest, highest) = voxelRange(in: box) else { return report }
         let truncation = truncationDistance
-        let lowest = SIMD3<Int32>((clip.lower / voxelSize - 0.5).rounded(.up))
-        let highest = SIMD3<Int32>((clip.upper / voxelSize - 0.5).rounded(.down))
-        guard all(lowest .<= highest) else { return report }
         let volume = self
         let side = Int32(Self.blockSide)
         let blockOf = { (v: SIMD3<Int32>) in SIMD3(floorDiv(v.x, side), floorDiv(v.y, side), floorDiv(v.z, side)) }

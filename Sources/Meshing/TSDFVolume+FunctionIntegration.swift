@@ -9,13 +9,8 @@ extension TSDFVolume {
     public mutating func integrate(signedDistance: (SIMD3<Float>) -> Float, in box: BoundingBox, weight: Float = 1) -> IntegrationReport {
         var report = IntegrationReport()
         guard weight.isFinite, weight > 0 else { return report }
-        let clip = BoxClip(box: box, margin: 0)
-        let reach = Float(BlockKey.limit) * Float(Self.blockSide) * voxelSize * 0.99
-        guard all(pointwiseMax(-clip.lower, clip.lower) .< reach), all(pointwiseMax(-clip.upper, clip.upper) .< reach) else { return report }
+        guard let (lowest, highest) = voxelRange(in: box) else { return report }
         let truncation = truncationDistance
-        let lowest = SIMD3<Int32>((clip.lower / voxelSize - 0.5).rounded(.up))
-        let highest = SIMD3<Int32>((clip.upper / voxelSize - 0.5).rounded(.down))
-        guard all(lowest .<= highest) else { return report }
         var samples: [(index: SIMD3<Int32>, distance: Float)] = []
         for k in lowest.z...highest.z {
             for j in lowest.y...highest.y {
@@ -42,5 +37,16 @@ extension TSDFVolume {
             voxel.pointee.weight = w + weight
         }
         return report
+    }
+
+    /// The global indices of the first and last voxels whose centres lie inside `box`; nil when
+    /// none does or the box reaches beyond the indices blocks can have.
+    func voxelRange(in box: BoundingBox) -> (lowest: SIMD3<Int32>, highest: SIMD3<Int32>)? {
+        let clip = BoxClip(box: box, margin: 0)
+        let reach = Float(BlockKey.limit) * Float(Self.blockSide) * voxelSize * 0.99
+        guard all(pointwiseMax(-clip.lower, clip.lower) .< reach), all(pointwiseMax(-clip.upper, clip.upper) .< reach) else { return nil }
+        let lowest = SIMD3<Int32>((clip.lower / voxelSize - 0.5).rounded(.up))
+        let highest = SIMD3<Int32>((clip.upper / voxelSize - 0.5).rounded(.down))
+        return all(lowest .<= highest) ? (lowest, highest) : nil
     }
 }
