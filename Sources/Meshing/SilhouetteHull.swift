@@ -13,18 +13,14 @@ import ReconstructionCore
 public struct SilhouetteHull: Sendable {
     /// One masked view: its signed distance field in pixels (negative inside the mask) and camera.
     struct View: Sendable {
-        var width: Int
-        var height: Int
+        /// The photo's camera at the field's resolution.
+        var camera: ProjectiveCamera
         var field: [Float]
-        var fx: Float, fy: Float, cx: Float, cy: Float
-        /// Radial distortion of the photo (the masks are drawn on it as taken).
-        var k1: Float, k2: Float
-        /// Camera from world, row-major rotation and translation.
-        var rotation: [Float]
-        var translation: SIMD3<Float>
         /// The mask touches no edge of the photo: the whole object is in this view's frame, so a
         /// point outside the frame (or behind the camera) is outside the object.
         var framesObject: Bool
+        var width: Int { camera.width }
+        var height: Int { camera.height }
     }
 
     let views: [View]
@@ -59,13 +55,9 @@ public struct SilhouetteHull: Sendable {
             }
             let framesObject = !(0..<mask.width).contains { mask.pixels[$0] != 0 || mask.pixels[(mask.height - 1) * mask.width + $0] != 0 }
                 && !(0..<mask.height).contains { mask.pixels[$0 * mask.width] != 0 || mask.pixels[$0 * mask.width + mask.width - 1] != 0 }
-            let k = entry.intrinsics.scaled(toWidth: width, height: height)
-            let cameraFromWorld = entry.worldFromCamera.inverse
-            let r = cameraFromWorld.rotation, t = cameraFromWorld.translation
-            return View(width: width, height: height, field: field, fx: Float(k.fx), fy: Float(k.fy), cx: Float(k.cx), cy: Float(k.cy),
-                        k1: Float(k.k1), k2: Float(k.k2),
-                        rotation: (0..<9).map { Float(r[$0 / 3, $0 % 3]) }, translation: SIMD3(Float(t.x), Float(t.y), Float(t.z)),
-                        framesObject: framesObject)
+            guard let camera = ProjectiveCamera(intrinsics: entry.intrinsics.scaled(toWidth: width, height: height),
+                                                worldFromCamera: entry.worldFromCamera) else { return nil }
+            return View(camera: camera, field: field, framesObject: framesObject)
         }
     }
 
@@ -85,17 +77,13 @@ public struct SilhouetteHull: Sendable {
         var distance = -Float.infinity
         var seen = 0
         for (n, view) in views.enumerated() where n != excluded {
-            let r = view.rotation
-            let p = SIMD3(r[0] * point.x + r[1] * point.y + r[2] * point.z,
-                          r[3] * point.x + r[4] * point.y + r[5] * point.z,
-                          r[6] * point.x + r[7] * point.y + r[8] * point.z) + view.translation
+            let p = view.camera.cameraPoint(point)
             guard p.z > 0 else {
                 if view.framesObject { return (.infinity, seen + 1) }
                 continue
             }
-            let x = p.x / p.z, y = p.y / p.z, r2 = x * x + y * y
-            let radial = 1 + view.k1 * r2 + view.k2 * r2 * r2
-            let u = view.fx * x * radial + view.cx, v = view.fy * y * radial + view.cy
+            let pixel = view.camera.pixel(normalisedX: p.x / p.z, normalisedY: p.y / p.z)
+            let u = pixel.x, v = pixel.y
             let width = Float(view.width), height = Float(view.height)
             var beyond: Float = 0
             if !(u >= 0 && v >= 0 && u < width && v < height) {
@@ -108,7 +96,7 @@ public struct SilhouetteHull: Sendable {
             seen += 1
             let column = min(view.width - 1, max(0, Int(u))), row = min(view.height - 1, max(0, Int(v)))
             let pixels = view.field[row * view.width + column] + beyond - slack
-            distance = max(distance, pixels * p.z / ((view.fx + view.fy) / 2))
+            distance = max(distance, pixels * p.z / ((view.camera.fx + view.camera.fy) / 2))
         }
         return (distance, seen)
     }
@@ -125,15 +113,11 @@ public struct SilhouetteHull: Sendable {
         guard step > 0, simdLength(up) > 0.5 else { return [] }
         return views.indices.compactMap { v -> Float? in
             let view = views[v]
-            let r = view.rotation
-            func camera(_ p: SIMD3<Float>) -> SIMD3<Float> {
-                SIMD3(r[0] * p.x + r[1] * p.y + r[2] * p.z, r[3] * p.x + r[4] * p.y + r[5] * p.z, r[6] * p.x + r[7] * p.y + r[8] * p.z)
-                    + view.translation
-            }
             // Image direction of "down" at the box's centre.
-            let a = camera(centre), b = camera(centre - 0.01 * simdLength(half) * up)
+            let a = view.camera.cameraPoint(centre), b = view.camera.cameraPoint(centre - 0.01 * simdLength(half) * up)
             guard a.z > 0, b.z > 0 else { return nil }
-            let down = SIMD2(view.fx * (b.x / b.z - a.x / a.z), view.fy * (b.y / b.z - a.y / a.z))
+            let down = view.camera.pixel(normalisedX: b.x / b.z, normalisedY: b.y / b.z)
+                - view.camera.pixel(normalisedX: a.x / a.z, normalisedY: a.y / a.z)
             guard simdDot2(down, down) > 0 else { return nil }
             var lowest = -Float.infinity, pixel = SIMD2<Float>(0, 0)
             for y in 0..<view.height {
@@ -147,14 +131,10 @@ public struct SilhouetteHull: Sendable {
             // One pixel up from the lowest: the lowest pixel's ray may just graze the foot's edge
             // and, past it, run under the object.
             pixel -= down / simdDot2(down, down).squareRoot()
-            // The ray in world coordinates (rotation transposed), from the camera centre.
-            let local = SIMD3((pixel.x - view.cx) / view.fx, (pixel.y - view.cy) / view.fy, 1)
-            let world = SIMD3(r[0] * local.x + r[3] * local.y + r[6] * local.z,
-                              r[1] * local.x + r[4] * local.y + r[7] * local.z,
-                              r[2] * local.x + r[5] * local.y + r[8] * local.z)
+            let ray = view.camera.normalisedRay(pixelX: pixel.x, pixelY: pixel.y)
+            let world = view.camera.worldDirection(SIMD3(ray.x, ray.y, 1))
             let direction = world / simdLength(world)
-            let t = view.translation
-            let origin = -SIMD3(r[0] * t.x + r[3] * t.y + r[6] * t.z, r[1] * t.x + r[4] * t.y + r[7] * t.z, r[2] * t.x + r[5] * t.y + r[8] * t.z)
+            let origin = view.camera.centreInWorld
             // Where the ray crosses the box.
             var near: Float = 0, far = Float.infinity
             for axis in 0..<3 {

@@ -75,7 +75,7 @@ extension SurfaceReconstruction {
     @discardableResult
     func fillFromSilhouettes(_ volume: inout TSDFVolume, hull: SilhouetteHull, inputs: [DepthInput], bounds: BoundingBox,
                              supportPlane: Plane?) -> Int {
-        let probes = inputs.map(DepthProbe.init)
+        let probes = inputs.compactMap { FreeSpaceProbe(depth: $0.depth, intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera) }
         let truncation = volume.truncationDistance
         let minViews = silhouetteViews(hull)
         let report = volume.fillUnobserved(signedDistance: { point in
@@ -95,38 +95,5 @@ extension SurfaceReconstruction {
         // Depth near the object's foot reaches a little below the support; the hull stops at it.
         if let supportPlane { volume.clip(below: supportPlane) }
         return report.usedObservations
-    }
-}
-
-/// A depth map's camera and depths, to ask whether it saw past a point.
-private struct DepthProbe: Sendable {
-    let rotation: [Float]
-    let translation: SIMD3<Float>
-    let fx: Float, fy: Float, cx: Float, cy: Float
-    let depth: DepthMap
-
-    init(_ input: SurfaceReconstruction.DepthInput) {
-        let cameraFromWorld = input.worldFromCamera.inverse
-        let r = cameraFromWorld.rotation, t = cameraFromWorld.translation
-        rotation = (0..<9).map { Float(r[$0 / 3, $0 % 3]) }
-        translation = SIMD3(Float(t.x), Float(t.y), Float(t.z))
-        fx = Float(input.intrinsics.fx)
-        fy = Float(input.intrinsics.fy)
-        cx = Float(input.intrinsics.cx)
-        cy = Float(input.intrinsics.cy)
-        depth = input.depth
-    }
-
-    /// Whether the depth map measured a surface more than `margin` beyond `point` along its ray.
-    func seesPast(_ point: SIMD3<Float>, margin: Float) -> Bool {
-        let r = rotation
-        let p = SIMD3(r[0] * point.x + r[1] * point.y + r[2] * point.z,
-                      r[3] * point.x + r[4] * point.y + r[5] * point.z,
-                      r[6] * point.x + r[7] * point.y + r[8] * point.z) + translation
-        guard p.z > 0 else { return false }
-        let u = fx * p.x / p.z + cx, v = fy * p.y / p.z + cy
-        guard u >= 0, v >= 0, u < Float(depth.width), v < Float(depth.height) else { return false }
-        let measured = depth[Int(u), Int(v)]
-        return measured > 0 && measured.isFinite && p.z < measured - margin
     }
 }
