@@ -69,9 +69,9 @@ extension SurfaceReconstruction {
     }
 
     /// Completes the object where no depth reached it with the hull's surface: unobserved voxels
-    /// near the hull's boundary that no depth map sees past (a depth map that measured something
-    /// farther along the voxel's ray shows it is empty), below nothing but the support plane
-    /// when there is one (the object stands on it, so the hull's part beneath it is outside).
+    /// near the hull's boundary that fewer than two depth maps see past (a depth map that
+    /// measured something farther along the voxel's ray shows it is empty), cut at the support
+    /// plane when there is one (the object stands on it, so the hull's part beneath is outside).
     @discardableResult
     func fillFromSilhouettes(_ volume: inout TSDFVolume, hull: SilhouetteHull, inputs: [DepthInput], bounds: BoundingBox,
                              supportPlane: Plane?) -> Int {
