@@ -169,8 +169,16 @@ public struct SurfaceReconstruction: Sendable {
         cleanupOptions.crop = bounds
         cleanupOptions.minimumComponentFraction = options.minimumComponentFraction
         cleanupOptions.maximumHoleEdges = options.maximumHoleEdges
-        let cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
+        var cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
         guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
+        if silhouetteVoxels > 0 {
+            // The hull's surface has no colour of its own: take it from the photos that see it.
+            let views = usable.compactMap { input in
+                input.colour.flatMap { TriangleMesh.ColourView(colour: $0, depth: input.depth, intrinsics: input.intrinsics,
+                                                               worldFromCamera: input.worldFromCamera) }
+            }
+            cleaned.mesh.colourUncoloured(from: views, occlusionMargin: 2 * voxel)
+        }
         var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, supportPlane: supportPlane,
                             silhouetteVoxels: silhouetteVoxels, seconds: 0)
         if closing { closeOpenings(&result, viewpoints: viewpoints) }

@@ -31,7 +31,9 @@ final class SilhouetteFillTests: XCTestCase {
                         if keep(position + t * direction) { depth[x, y] = Float(t) }
                     }
                 }
-                return .init(depth: depth, weights: nil, intrinsics: k, worldFromCamera: pose, mask: mask)
+                // A red photo: what the hull completes takes its colour from the photos.
+                let red = RGBImage(width: k.width, height: k.height, pixels: (0..<(k.width * k.height)).flatMap { _ in [UInt8(200), 30, 20] })
+                return .init(depth: depth, weights: nil, intrinsics: k, worldFromCamera: pose, colour: red, mask: mask)
             }
         }
     }
@@ -61,6 +63,11 @@ final class SilhouetteFillTests: XCTestCase {
         }.sorted()
         XCTAssertLessThan(distances[distances.count / 2], 0.006, "median distance to the sphere")
         XCTAssertLessThan(distances[distances.count * 95 / 100], 0.025, "95th percentile")
+        // The completed lower half is coloured from the photos, not left grey.
+        let lower = filled.mesh.positions.indices.filter { Double(filled.mesh.positions[$0].z) < centre.z - 0.1 }
+        XCTAssertFalse(lower.isEmpty)
+        let red = lower.filter { simdLength(filled.mesh.colors[$0] - SIMD3<Float>(200, 30, 20) / 255) < 0.01 }
+        XCTAssertGreaterThan(Double(red.count), 0.95 * Double(lower.count), "lower-half vertices coloured from the photos")
         // The box grew to the hull: the automatic one, from the depth, ends at the equator.
         XCTAssertLessThan(filled.bounds.centre.z - filled.bounds.halfExtents.z, centre.z - radius)
 
