@@ -163,7 +163,7 @@ struct NeighbourhoodGrid {
 /// in slot order (slot = voxel index × 3 + axis).
 struct BlockEdgeVertices: Sendable {
     var positions: [SIMD3<Float>] = []
-    /// Vertex colours (0…1); mid-grey where neither end voxel has colour.
+    /// Vertex colours (0…1); `TriangleMesh.uncolouredGrey` where neither end voxel has colour.
     var colours: [SIMD3<Float>] = []
     /// Whether any vertex took its colour from a coloured voxel.
     var anyColour = false
@@ -200,7 +200,7 @@ struct BlockEdgeVertices: Sendable {
                         case (true, false): colours.append(v0.colour)
                         case (false, true): colours.append(v1.colour)
                         case (false, false):
-                            colours.append(SIMD3(repeating: 0.5))
+                            colours.append(TriangleMesh.uncolouredGrey)
                             colourless += 1
                         }
                     }
