@@ -55,8 +55,10 @@ public struct ETAEstimator: Sendable {
 
     /// Weights of the dense, surface, model and export stages on the same scale as
     /// `poseStageWeights` (measured on fountain-P11 and a 24-view synthetic capture: stereo about
-    /// 5.5 s of CPU per view at 1024 px, growing with the pixel count, i.e. the square of
-    /// `stereoImageDimension`; fusion a tenth of that; baking and writing a few seconds per model).
+    /// 10 s of CPU per view at 1024 px (fountain-P11, 2026-11-25: 45 s of wall time on 2 cores for
+    /// 11 views, 15 times the feature stage's time per photo), growing with the pixel count, i.e.
+    /// the square of `stereoImageDimension`; fusion about 0.5 s per view; baking and writing a few
+    /// seconds per model).
     public static func modelStageWeights(imageCount: Int, modelCount: Int, stereoImageDimension: Int = 1024,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]
@@ -64,7 +66,7 @@ public struct ETAEstimator: Sendable {
         let cores = Double(max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)))
         let parallel = 0.95 * cores
         let stereoScale = pow(Double(max(1, stereoImageDimension)) / 1024, 2)
-        return [(.dense, 5.5 * stereoScale * Double(imageCount) / parallel),
+        return [(.dense, 10 * stereoScale * Double(imageCount) / parallel),
                 (.surface, 0.5 * Double(imageCount) / parallel),
                 (.model, (4 + 0.2 * Double(imageCount)) * Double(modelCount) / parallel),
                 (.export, 1.0 * Double(modelCount))]
