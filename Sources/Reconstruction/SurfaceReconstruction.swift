@@ -125,8 +125,9 @@ public struct SurfaceReconstruction: Sendable {
     /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic
     /// bounding box; `silhouettes` (default: the inputs' masks) give the visual hull; `up` (the
     /// world's up direction, when known) lets the hull find the support where the depth does not.
+    /// `progress` gets the fraction done (0…1) as the steps finish, from the calling thread.
     public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = [],
-                    silhouettes: [Silhouette] = [], up: Vector3? = nil) throws -> Result {
+                    silhouettes: [Silhouette] = [], up: Vector3? = nil, progress: (Double) -> Void = { _ in }) throws -> Result {
         let started = Date()
         let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
         let clouds = points.filter { $0.cloud.count > 0 }
@@ -144,13 +145,17 @@ public struct SurfaceReconstruction: Sendable {
         tsdfOptions.bounds = bounds
         tsdfOptions.workers = options.workers
         var volume = TSDFVolume(options: tsdfOptions)
-        for input in usable {
+        let steps = Self.fusionSteps(hull: hull != nil)
+        progress(steps.fraction(.preparation, 1))
+        for (i, input) in usable.enumerated() {
             _ = try volume.integrate(depth: input.depth, weights: input.weights, intrinsics: input.intrinsics,
                                      worldFromCamera: input.worldFromCamera, colour: input.colour, mask: input.mask)
+            progress(steps.fraction(.integration, Double(i + 1) / Double(usable.count + oriented.count)))
         }
-        for input in oriented {
+        for (i, input) in oriented.enumerated() {
             let radius = input.footprintRadius ?? max(2 * voxel, 1.5 * (input.cloud.medianSpacing() ?? 0))
             _ = try volume.integrate(points: input.cloud, weight: input.weight, footprintRadius: radius)
+            progress(steps.fraction(.integration, Double(usable.count + i + 1) / Double(usable.count + oriented.count)))
         }
         let closing = closes(usable)
         // Around the object as the depth shows it: the hull may reach below its support.
@@ -161,10 +166,12 @@ public struct SurfaceReconstruction: Sendable {
         var silhouetteVoxels = 0
         if let hull {
             silhouetteVoxels = fillFromSilhouettes(&volume, hull: hull, inputs: usable, bounds: bounds, supportPlane: supportPlane)
+            progress(steps.fraction(.silhouettes, 1))
         }
         var mcOptions = MarchingCubes.Options()
         mcOptions.workers = options.workers
         let raw = MarchingCubes(options: mcOptions).extractMesh(from: volume)
+        progress(steps.fraction(.extraction, 1))
         var cleanupOptions = MeshCleanup.Options()
         cleanupOptions.crop = bounds
         cleanupOptions.minimumComponentFraction = options.minimumComponentFraction
@@ -182,6 +189,7 @@ public struct SurfaceReconstruction: Sendable {
         var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, supportPlane: supportPlane,
                             silhouetteVoxels: silhouetteVoxels, seconds: 0)
         if closing { closeOpenings(&result, viewpoints: viewpoints) }
+        progress(steps.fraction(.cleanup, 1))
         result.seconds = Date().timeIntervalSince(started)
         return result
     }

@@ -66,8 +66,11 @@ public struct FolderModelStages: ModelStages {
         let folder = try Self.imagesDirectory(of: samples)
         // Dense stereo, depth fusion and meshing; checkpointed with everything they read.
         let denseOptions = denseOptions(for: requests.map(\.detail), custom: custom, largestPhotoSide: Self.largestPhotoSide(of: samples))
-        let dense = try context.checkpointedSurface(.dense, inputs: ["\(denseOptions)"] + Self.sidecarFingerprints(in: folder)) { _ in
-            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions)
+        let dense = try context.checkpointedSurface(.dense, inputs: ["\(denseOptions)"] + Self.sidecarFingerprints(in: folder)) { progress in
+            // The checkpointed dense stage also fuses and meshes: one fraction over both.
+            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions, progress: { stage, fraction in
+                progress(DenseRun.stereoAndFusionShares.fraction(stage, fraction))
+            })
             return SurfaceStageOutput(mesh: run.surface.mesh, metresPerUnit: run.metresPerUnit)
         }
         let surface = try context.stage(.surface) { _ -> TriangleMesh in

@@ -38,11 +38,12 @@ final class SilhouetteFillTests: XCTestCase {
         }
     }
 
-    func run(_ inputs: [SurfaceReconstruction.DepthInput], fill: Bool, up: Vector3? = nil) throws -> SurfaceReconstruction.Result {
+    func run(_ inputs: [SurfaceReconstruction.DepthInput], fill: Bool, up: Vector3? = nil,
+             progress: (Double) -> Void = { _ in }) throws -> SurfaceReconstruction.Result {
         var options = SurfaceReconstruction.Options()
         options.voxelSize = 0.01
         options.fillsFromSilhouettes = fill
-        return try SurfaceReconstruction(options: options).run(inputs, up: up)
+        return try SurfaceReconstruction(options: options).run(inputs, up: up, progress: progress)
     }
 
     /// A sphere seen from below too, so its hull closes tightly underneath.
@@ -54,8 +55,13 @@ final class SilhouetteFillTests: XCTestCase {
             guard b * b - 4 * a * c >= 0 else { return nil }
             return (-b - (b * b - 4 * a * c).squareRoot()) / (2 * a)
         }, keep: { $0.z >= centre.z })
-        let filled = try run(sphere, fill: true)
+        var fractions: [Double] = []
+        let filled = try run(sphere, fill: true) { fractions.append($0) }
         XCTAssertGreaterThan(filled.silhouetteVoxels, 0)
+        // Progress: one report per depth map and per later step, never going back, ending at 1.
+        XCTAssertGreaterThanOrEqual(fractions.count, sphere.count + 3)
+        XCTAssertEqual(fractions, fractions.sorted(), "progress never goes back")
+        XCTAssertEqual(fractions.last ?? 0, 1, accuracy: 1e-12)
         let lowest = Double(filled.mesh.positions.map(\.z).min()!)
         XCTAssertEqual(lowest, centre.z - radius, accuracy: 0.03, "the surface reaches the sphere's bottom")
         let distances = filled.mesh.positions.map {

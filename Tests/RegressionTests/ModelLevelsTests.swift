@@ -60,6 +60,11 @@ final class ModelLevelsTests: XCTestCase {
         let firstModel = try XCTUnwrap(outputs.firstIndex { if case .requestComplete(_, .modelFile) = $0 { return true } else { return false } })
         XCTAssertLessThan(posesIndex, firstModel, "poses arrive before the models")
         XCTAssertTrue(outputs.contains { if case .requestProgressInfo(_, let info) = $0 { return info.processingStage == .model } else { return false } })
+        // The dense stage reports as stereo and fusion go, not only its start and end.
+        let denseFractions = Set(outputs.compactMap { output -> Double? in
+            if case .requestProgressInfo(_, let info) = output, info.processingStage == .dense { return info.stageFraction } else { return nil }
+        })
+        XCTAssertGreaterThan(denseFractions.filter { $0 > 0 && $0 < 1 }.count, 10, "intermediate dense progress")
 
         // The same preview model as GLB and as an OBJ folder: trimesh loads each with the USDZ's
         // triangle count and the base-colour texture attached.
