@@ -16,3 +16,14 @@ public enum ProcessingStage: String, Sendable, Hashable, CaseIterable {
     /// Writing the model file (USDZ, GLB, OBJ).
     case export
 }
+
+extension ProcessingStage {
+    /// The stage a `PoseEstimation` stage is reported as.
+    public init(_ stage: PoseEstimation.Stage) {
+        switch stage {
+        case .features: self = .features
+        case .matching: self = .matching
+        case .mapping: self = .mapping
+        }
+    }
+}

@@ -43,8 +43,7 @@ public enum ModelRun {
                               imagesDirectory: imagesDirectory, budget: budget, posesAreMetric: posesAreMetric,
                               holdOutEvery: holdOutEvery, options: options, log: log)
         let files = try write(built.model, textureFormat: textureFormat, to: output, name: name, log: log)
-        return Output(model: built.model, report: built.report, files: files, seconds: Date().timeIntervalSince(started),
-                      warnings: built.warnings, modelFromWorld: built.modelFromWorld, fidelity: built.fidelity)
+        return Output(built, files: files, seconds: Date().timeIntervalSince(started))
     }
 
     /// The model of `surface` (in metres when `metresPerUnit` is set, else in the scene's units).
@@ -183,4 +182,12 @@ public enum ModelRun {
 public struct ModelRunError: Error, CustomStringConvertible, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension ModelRun.Output {
+    /// The output of `built`, written as `files` in `seconds` (building and writing).
+    public init(_ built: ModelRun.Built, files: [URL], seconds: Double) {
+        self.init(model: built.model, report: built.report, files: files, seconds: seconds, warnings: built.warnings,
+                  modelFromWorld: built.modelFromWorld, fidelity: built.fidelity)
+    }
 }

@@ -15,6 +15,9 @@ final class ProgressReporter {
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
 
+    /// Whether messages go out as JSON lines.
+    var isJSON: Bool { json }
+
     init(json: Bool, sampleNames: [Int: String] = [:]) {
         self.json = json
         self.sampleNames = sampleNames
@@ -55,7 +58,8 @@ final class ProgressReporter {
             barShown = true
         } else if stage != lastStage || decile != lastDecile {
             if decile % 5 == 0 || stage != lastStage {
-                FileHandle.standardError.write("\(stage.rawValue): \(Int(fraction * 100))%\n".data(using: .utf8)!)
+                let left = remaining.map { String(format: " (%.0f s left)", $0) } ?? ""
+                FileHandle.standardError.write("\(stage.rawValue): \(Int(fraction * 100))%\(left)\n".data(using: .utf8)!)
             }
         }
         lastStage = stage
@@ -100,6 +104,17 @@ final class ProgressReporter {
         guard json else { return }
         finish()
         line(#"{"event":"error","message":"\#(escaped("\(error)"))"}"#)
+    }
+
+    /// The `complete` event ending a run, with `fields` (JSON values; keys sorted).
+    func complete(_ fields: [String: Any]) {
+        var event = fields
+        event["event"] = "complete"
+        guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else {
+            line(#"{"event":"error","message":"the result could not be written as JSON"}"#)
+            return
+        }
+        line(String(decoding: data, as: UTF8.self))
     }
 
     /// `text` as the inside of a JSON string: quotes, backslashes and control characters escaped.

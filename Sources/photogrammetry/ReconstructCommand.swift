@@ -48,6 +48,15 @@ struct ReconstructCommand: ParsableCommand {
             Y up (gravity sidecars NNNN_gravity.txt when present, else the cameras' up), resting on \
             y = 0, in metres when depth fixed the scale. A folder gets OBJ + MTL + textures. The \
             request is checked before any work starts.
+
+            Progress (stage, percentage and the time left for the whole run) and messages go to \
+            standard error, the result to standard output. With --json, standard output carries \
+            JSON lines instead: {"event":"progress","stage":…,"fraction":…,"eta_seconds":…} \
+            through features, matching, mapping (when poses are estimated), dense, surface, and \
+            model and export (for a model); "note" and "warning" events; then one "complete" event \
+            (output, registered and images, dense_mesh, metres_per_unit, seconds, and for a model: \
+            detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs) \
+            or an "error" event.
             """
     )
 
@@ -104,6 +113,9 @@ struct ReconstructCommand: ParsableCommand {
 
     @Option(help: "Close openings no camera saw (the underside on a support): auto (object captures, i.e. with masks), always, never.")
     var closeOpenings: SurfaceReconstruction.ClosureMode = .whenObjectMasked
+
+    @Flag(help: "Print progress, messages and the result as JSON lines on standard output instead of text.")
+    var json = false
 
     /// Whether INPUT is an RGB-D keyframe folder.
     private var isKeyframeFolder: Bool { RGBDKeyframes.isKeyframeFolder(URL(fileURLWithPath: input, isDirectory: true)) }
@@ -162,38 +174,57 @@ struct ReconstructCommand: ParsableCommand {
     private var writesMesh: Bool { output.lowercased().hasSuffix(".ply") }
 
     func run() throws {
+        let reporter = ProgressReporter(json: json)
+        do {
+            try reconstruct(reporter: reporter)
+        } catch {
+            reporter.finish()
+            if !(error is ExitCode) { reporter.failure(error) }
+            throw error
+        }
+    }
+
+    private func reconstruct(reporter: ProgressReporter) throws {
         let started = Date()
         var imagesURL = URL(fileURLWithPath: input, isDirectory: true)
         let nested = imagesURL.appendingPathComponent("images", isDirectory: true)
         if FileManager.default.fileExists(atPath: nested.path) { imagesURL = nested }
         let given = try known.load()
         if !isKeyframeFolder, poses == nil, try ImageFolder.listImages(in: imagesURL).isEmpty { throw PhotoFolder.noPhotos(imagesURL.path) }
+        let stereoSize = try resolvedStereoImageSize()
 
         let scene: SparseScene
         var frameDepth: [String: DepthSidecar] = [:]
         let knownMetricPoses = poses != nil || isKeyframeFolder
+        let progress: StageProgress
         if isKeyframeFolder {
             imagesURL = URL(fileURLWithPath: input, isDirectory: true)
             let keyframes = try RGBDKeyframes.load(imagesURL)
-            for problem in keyframes.problems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+            for problem in keyframes.problems { reporter.warning("\(problem)") }
             guard !keyframes.frames.isEmpty else { throw ValidationError("\(input): no usable RGB-D keyframe") }
-            FileHandle.standardError.write(Data("RGB-D keyframes: \(keyframes.frames.count) frames with known poses and depth\n".utf8))
+            reporter.note("RGB-D keyframes: \(keyframes.frames.count) frames with known poses and depth")
             scene = keyframes.scene
             frameDepth = keyframes.depthByPhotoName
+            progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else if let poses, let given {
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
+            progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else {
-            FileHandle.standardError.write(Data("estimating poses\n".utf8))
             let photos = try CaptureSources.read(imagesDirectory: imagesURL, given: given)
-            for warning in photos.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-            let report = try PoseEstimation().run(photos.sources)
-            for bad in report.invalidImages { FileHandle.standardError.write(Data("warning: skipped \(bad.name): \(bad.reason)\n".utf8)) }
+            for warning in photos.warnings { reporter.warning(warning) }
+            progress = StageProgress(reporter: reporter, stages: stageWeights(photos: photos.sources.count, stereoSize: stereoSize, estimatesPoses: true))
+            reporter.note("estimating poses")
+            let report = try PoseEstimation().run(photos.sources) { [progress] in
+                progress.update(ProcessingStage($0.stage), $0.fraction)
+            }
+            progress.finish()
+            for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
             scene = report.scene
-            FileHandle.standardError.write(Data("registered \(scene.registeredCount)/\(scene.images.count) images\n".utf8))
-            for line in scene.unregisteredLines { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            reporter.note("registered \(scene.registeredCount)/\(scene.images.count) images")
+            for line in scene.unregisteredLines { reporter.note(line) }
         }
         var options = DenseRun.Options()
-        options.stereo.maxImageDimension = try resolvedStereoImageSize()
+        options.stereo.maxImageDimension = stereoSize
         options.useDepthSidecars = !noDepth
         options.useStereo = !noStereo
         options.posesAreMetric = knownMetricPoses
@@ -202,9 +233,9 @@ struct ReconstructCommand: ParsableCommand {
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight)
         }
-        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds) {
-            FileHandle.standardError.write(Data(($0 + "\n").utf8))
-        }
+        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds,
+                                     log: { [progress] in progress.note($0) }, progress: { [progress] in progress.update($0, $1) })
+        progress.finish()
         if writesMesh {
             try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
         } else if let mesh {
@@ -229,13 +260,20 @@ struct ReconstructCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try AtomicFileWriter.write(try encoder.encode(dense.surface.bounds), to: URL(fileURLWithPath: bounds))
         }
+        var summary = ReconstructSummary(output: output, scene: scene, dense: dense)
         if !writesMesh {
             let (level, custom) = try detailOptions.resolved()
-            let model = try ModelRun.run(scene: scene, dense: dense, imagesDirectory: imagesURL, budget: level.budget(custom: custom),
-                                         textureFormat: custom.textureFormat, output: URL(fileURLWithPath: output),
-                                         posesAreMetric: knownMetricPoses, holdOutEvery: holdOutEvery) {
-                FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            let budget = level.budget(custom: custom)
+            let modelStarted = Date()
+            let built = try progress.stage(.model) {
+                try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit, imagesDirectory: imagesURL,
+                                   budget: budget, posesAreMetric: knownMetricPoses, holdOutEvery: holdOutEvery) { progress.note($0) }
             }
+            let files = try progress.stage(.export) {
+                try ModelRun.write(built.model, textureFormat: custom.textureFormat, to: URL(fileURLWithPath: output)) { progress.note($0) }
+            }
+            progress.finish()
+            let model = ModelRun.Output(built, files: files, seconds: Date().timeIntervalSince(modelStarted))
             if let posesOutput {
                 // The cameras in the model's frame: `evaluate --model` renders the model through them.
                 let units = dense.metresPerUnit == nil ? "the reconstruction's units (the scale is unknown without depth)" : "metres"
@@ -243,24 +281,24 @@ struct ReconstructCommand: ParsableCommand {
                                         imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true),
                                         worldDescription: "the model's frame (\(output)): Y up, the model resting on y = 0, in \(units)")
             }
-            let r = model.report
-            print(String(format: "wrote %@ (%@): %d triangles (from %d), %d charts, atlas %.0f %%, photos cover %.1f %% of texels, model stage %.1f s",
-                         output, level.rawValue, r.triangles, r.inputTriangles, r.chartCount, r.atlasUtilisation * 100,
-                         r.photoCoverage * 100, model.seconds))
-            if let fidelity = model.fidelity {
-                for view in fidelity.views {
-                    print(String(format: "held-out %@: PSNR %.2f dB over %d pixels", view.name, view.psnr ?? .nan, view.pixels))
-                }
-                print(String(format: "texture fidelity: mean PSNR %.2f dB over %d held-out photos", fidelity.meanPSNR ?? .nan, fidelity.views.count))
-            }
             if let modelReport {
                 try AtomicFileWriter.write(try ModelStageReport(level: level, output: model).json(), to: URL(fileURLWithPath: modelReport))
             }
+            summary.model = (level, model)
         }
-        let scale = dense.metresPerUnit.map { String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews) } ?? "pose units"
-        print(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
-                     writesMesh ? "wrote" : "dense mesh for", output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount, dense.surface.voxelSize, scale,
-                     dense.stereoSeconds, dense.surface.seconds, Date().timeIntervalSince(started)))
+        summary.seconds = Date().timeIntervalSince(started)
+        summary.print(to: reporter)
+    }
+
+    /// The stages this run goes through and their expected relative costs, for the time estimate.
+    private func stageWeights(photos: Int, stereoSize: Int, estimatesPoses: Bool) -> [(ProcessingStage, weight: Double)] {
+        var weights: [(ProcessingStage, weight: Double)] = []
+        if estimatesPoses {
+            weights += ETAEstimator.poseStageWeights(imageCount: photos, pairCount: PairSelection.automatic.estimatedPairCount(imageCount: photos))
+        }
+        weights += ETAEstimator.modelStageWeights(imageCount: photos, modelCount: writesMesh ? 0 : 1, stereoImageDimension: stereoSize)
+            .map { stage, weight in (stage, stage == .dense && noStereo ? weight / 10 : weight) }
+        return weights.filter { $0.weight > 0 }
     }
 }
 
