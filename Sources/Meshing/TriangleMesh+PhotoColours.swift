@@ -23,8 +23,9 @@ extension TriangleMesh {
 
     /// Colours the vertices left `uncolouredGrey` (surface completed without colour, e.g. from
     /// object masks) from the view that faces each one most directly, among those that have it
-    /// in frame and whose depth shows nothing more than `occlusionMargin` in front of it.
-    /// Returns how many vertices got a colour.
+    /// in frame and whose depth shows nothing more than `occlusionMargin` in front of it. Those
+    /// no view sees (the underside on a support) take the colours around them
+    /// (`spreadColours`). Returns how many vertices got a colour.
     @discardableResult
     public mutating func colourUncoloured(from views: [ColourView], occlusionMargin: Float) -> Int {
         guard hasColors, !views.isEmpty else { return 0 }
@@ -33,6 +34,7 @@ extension TriangleMesh {
         guard !targets.isEmpty else { return 0 }
         let normals = computedVertexNormals()
         var coloured = 0
+        var unseen = Set<Int>()
         for i in targets {
             let p = positions[i], n = normals[i]
             var best: (cosine: Float, colour: SIMD3<Float>)?
@@ -54,8 +56,10 @@ extension TriangleMesh {
             if let best {
                 colors[i] = best.colour
                 coloured += 1
+            } else {
+                unseen.insert(i)
             }
         }
-        return coloured
+        return coloured + spreadColours(into: unseen)
     }
 }

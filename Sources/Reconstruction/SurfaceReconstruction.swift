@@ -179,7 +179,8 @@ public struct SurfaceReconstruction: Sendable {
         var cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
         guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
         if silhouetteVoxels > 0 {
-            // The hull's surface has no colour of its own: take it from the photos that see it.
+            // The hull's surface has no colour of its own: take it from the photos that see it, and
+            // where none does (the underside), from the colours around it.
             let views = usable.compactMap { input in
                 input.colour.flatMap { TriangleMesh.ColourView(colour: $0, depth: input.depth, intrinsics: input.intrinsics,
                                                                worldFromCamera: input.worldFromCamera) }

@@ -108,6 +108,11 @@ final class SilhouetteFillTests: XCTestCase {
             return simdLength(gap) > 0.015
         }
         XCTAssertLessThan(Double(outside.count), 0.02 * Double(heights.count), "vertices more than 1.5 voxels outside the cube")
+        // The bottom face, which no photo sees, takes the red of the walls around it instead of grey.
+        let bottom = grounded.mesh.positions.indices.filter { grounded.mesh.positions[$0].z < heights.min()! + 0.005 }
+        XCTAssertFalse(bottom.isEmpty)
+        XCTAssertFalse(bottom.contains { grounded.mesh.colors[$0] == TriangleMesh.uncolouredGrey }, "no bottom vertex left grey")
+        XCTAssertTrue(bottom.allSatisfy { simdLength(grounded.mesh.colors[$0] - SIMD3<Float>(200, 30, 20) / 255) < 0.01 })
 
         let coned = try run(cube, fill: true)
         XCTAssertNil(coned.supportPlane)
