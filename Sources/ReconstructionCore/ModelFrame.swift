@@ -52,11 +52,30 @@ public enum ModelFrame {
         return mean.length > 0 ? -mean.normalized : nil
     }
 
-    /// The world's up direction guessed from cameras held upright: the mean of their "up" axes
-    /// (camera −y, since image y points down). Nil without cameras or when they cancel out.
-    public static func up(fromCameras cameraFromWorld: [RigidTransform]) -> Vector3? {
+    /// The world's up direction guessed from how the photos were taken: the mean of the cameras'
+    /// "up" axes. `upInCamera` gives, per camera, the direction that is up in its photo as shown
+    /// (`upInCamera(exifOrientation:)`); by default the stored raster's top (camera −y, since
+    /// image y points down). Nil without cameras or when they cancel out.
+    public static func up(fromCameras cameraFromWorld: [RigidTransform], upInCamera: [Vector3]? = nil) -> Vector3? {
         var sum = Vector3.zero
-        for pose in cameraFromWorld { sum = sum - pose.rotation.row(1) }
+        for (i, pose) in cameraFromWorld.enumerated() {
+            let up = upInCamera.flatMap { i < $0.count ? $0[i] : nil } ?? Vector3(0, -1, 0)
+            sum = sum + pose.rotation.transposed * up
+        }
         return sum.length > 1e-9 ? sum.normalized : nil
+    }
+
+    /// The direction that is up in a photo shown as its EXIF orientation tag (1…8) asks, in the
+    /// camera frame of the pixels as stored (x right, y down): the stored top for 1 and 2 (and
+    /// without a tag), the bottom for 3 and 4 (shown turned half a turn), the left side for 5 and
+    /// 6 (the 0th column is the visual top: a portrait photo from a phone held upright), the right
+    /// side for 7 and 8.
+    public static func upInCamera(exifOrientation: Int?) -> Vector3 {
+        switch exifOrientation {
+        case 3, 4: return Vector3(0, 1, 0)
+        case 5, 6: return Vector3(-1, 0, 0)
+        case 7, 8: return Vector3(1, 0, 0)
+        default: return Vector3(0, -1, 0)
+        }
     }
 }

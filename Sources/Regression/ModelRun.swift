@@ -146,7 +146,13 @@ public enum ModelRun {
                   let gravity = try? GravitySidecar.load(besides: imagesDirectory.appendingPathComponent(image.name)) else { continue }
             downs.append(pose.rotation.transposed * gravity)
         }
-        return ModelFrame.up(fromGravity: downs) ?? ModelFrame.up(fromCameras: scene.images.compactMap(\.cameraFromWorld))
+        if let up = ModelFrame.up(fromGravity: downs) { return up }
+        // As the photos are shown: a phone held upright stores portrait photos sideways, tagged to be turned.
+        let registered = scene.images.filter { $0.cameraFromWorld != nil }
+        let upInCamera = registered.map { image in
+            ModelFrame.upInCamera(exifOrientation: ExifReader.read(contentsOf: imagesDirectory.appendingPathComponent(image.name))?.orientation)
+        }
+        return ModelFrame.up(fromCameras: registered.compactMap(\.cameraFromWorld), upInCamera: upInCamera)
     }
 
     /// The maps as image files: the base colour in the requested format, the data maps as PNG

@@ -45,7 +45,8 @@ struct ReconstructCommand: ParsableCommand {
             = undecimated with an 8K base colour, or custom with --max-polygons, --texture-size, \
             --texture-format, --jpeg-quality, --maps): decimation, UV atlas, base colour baked from \
             the photos, normal, ambient-occlusion (and at full, roughness and displacement) maps; \
-            Y up (gravity sidecars NNNN_gravity.txt when present, else the cameras' up), resting on \
+            Y up (gravity sidecars NNNN_gravity.txt when present, else the cameras' up, as the \
+            photos are shown by their EXIF orientation), resting on \
             y = 0, in metres when depth fixed the scale. A folder gets OBJ + MTL + textures. The \
             request is checked before any work starts.
 

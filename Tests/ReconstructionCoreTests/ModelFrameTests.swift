@@ -32,4 +32,30 @@ final class ModelFrameTests: XCTestCase {
         let cameraUp = ModelFrame.up(fromCameras: [pose, pose])!
         XCTAssertEqual(cameraUp.z, 1, accuracy: 1e-9)
     }
+
+    /// A phone held upright around an object stores its portrait photos sideways, tagged to be
+    /// turned for display: the cameras' stored "up" axes point around the orbit and cancel out,
+    /// and only the photos' up as shown gives the world's up.
+    func testPhotosTaggedToBeTurnedGiveTheUpTheyAreShownWith() {
+        XCTAssertEqual(ModelFrame.upInCamera(exifOrientation: nil), Vector3(0, -1, 0))
+        XCTAssertEqual(ModelFrame.upInCamera(exifOrientation: 1), Vector3(0, -1, 0))
+        XCTAssertEqual(ModelFrame.upInCamera(exifOrientation: 3), Vector3(0, 1, 0))
+        XCTAssertEqual(ModelFrame.upInCamera(exifOrientation: 6), Vector3(-1, 0, 0), "the 0th column is the visual top")
+        XCTAssertEqual(ModelFrame.upInCamera(exifOrientation: 8), Vector3(1, 0, 0), "the 0th column is the visual bottom")
+        // Twelve cameras on a ring around the world's +Z axis, looking at the centre, slightly from
+        // above; each turned a quarter about its optical axis, as a portrait photo is stored.
+        let poses = (0..<12).map { i -> RigidTransform in
+            let a = 2 * Double.pi * Double(i) / 12
+            let centre = Vector3(2 * cos(a), 2 * sin(a), 0.5)
+            let forward = (-1 * centre).normalized, right = forward.cross(Vector3(0, 0, 1)).normalized
+            let down = forward.cross(right)
+            // Stored raster turned clockwise: its x axis is the upright photo's down, its y axis the upright left.
+            let x = down, y = -1 * right
+            return RigidTransform(rotation: Matrix3(rows: x, y, forward), translation: .zero)
+        }
+        let asStored = ModelFrame.up(fromCameras: poses)
+        XCTAssertLessThan(asStored.map { abs($0.z) } ?? 0, 0.5, "the stored rasters' tops do not point up")
+        let shown = ModelFrame.up(fromCameras: poses, upInCamera: Array(repeating: ModelFrame.upInCamera(exifOrientation: 6), count: 12))!
+        XCTAssertGreaterThan(shown.z, 0.99)
+    }
 }

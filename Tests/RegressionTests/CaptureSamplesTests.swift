@@ -90,22 +90,13 @@ final class CaptureSamplesTests: XCTestCase {
 
     func testPhotosTaggedToBeShownTurnedAreNamedInAWarning() throws {
         let jpeg = try ImageCodec.encode(Self.noise(seed: 3), as: .jpeg(quality: 90))
-        try write(Self.withOrientation(6, jpeg), "turned.jpg")
-        try write(Self.withOrientation(1, jpeg), "upright.jpg")
+        try write(ExifFixture.withOrientation(6, jpeg), "turned.jpg")
+        try write(ExifFixture.withOrientation(1, jpeg), "upright.jpg")
         try write(jpeg, "plain.jpg")
         let read = try CaptureSamples.read(imagesDirectory: folder)
         XCTAssertEqual(read.samples.count, 3)
         XCTAssertEqual(read.warnings.count, 1, "\(read.warnings)")
         XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
-    }
-
-    /// `jpeg` with an EXIF block holding only the orientation tag, inserted after its SOI marker.
-    static func withOrientation(_ orientation: UInt8, _ jpeg: Data) -> Data {
-        // Little-endian TIFF: header, IFD0 with one SHORT entry (0x0112), no next IFD.
-        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-        return Data(jpeg.prefix(2)) + Data(segment) + Data(jpeg.dropFirst(2))
     }
 
     func testAMatteIsAnObjectMaskAtHalfLevelAndIntersectsAMask() throws {
