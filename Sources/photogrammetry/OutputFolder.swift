@@ -59,4 +59,27 @@ enum OutputFolder {
         }
         try? FileManager.default.removeItem(at: file)
     }
+
+    /// Outputs given the same path would overwrite each other, and the run would still report
+    /// each as written: an error naming both options.
+    static func checkDistinct(_ outputs: [(option: String, path: String)]) throws {
+        var seen: [String: String] = [:]
+        for (option, path) in outputs {
+            let key = URL(fileURLWithPath: path).standardizedFileURL.path
+            if let first = seen[key] {
+                throw CommandFailure("\(first) and \(option) are both \(path); give each output its own path")
+            }
+            seen[key] = option
+        }
+    }
+
+    /// Image files written straight into a folder of photos become photos of the capture the next
+    /// time it is read: an error when `folder` (given with `option`) is one of `photoFolders`.
+    static func checkNotAmongPhotos(_ folder: String, option: String, what: String, photoFolders: [URL]) throws {
+        let target = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL.resolvingSymlinksInPath().path
+        for photos in photoFolders where photos.standardizedFileURL.resolvingSymlinksInPath().path == target {
+            throw CommandFailure("\(option) would write \(what) into \(folder), the capture's folder, where they would be read "
+                                 + "as photos; write them elsewhere")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Photogrammetry: AsyncParsableCommand {
@@ -14,4 +15,30 @@ struct Photogrammetry: AsyncParsableCommand {
         subcommands: [PosesCommand.self, EvaluatePosesCommand.self, RegressionCommand.self, SynthCommand.self, SynthFramesCommand.self, CaptureCommand.self, ScalingCommand.self, ReconstructCommand.self, EvaluateCommand.self,
                       BatchCommand.self, JobsCommand.self, ServeCommand.self]
     )
+
+    /// ArgumentParser's own entry point, except that a command line that asks for JSON (`--json`)
+    /// and is refused before the command runs (an unknown value, a bad option, an output path that
+    /// cannot be written) also gets its `error` event on standard output; failures while running
+    /// are reported by the commands themselves.
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            if CommandLine.arguments.dropFirst().contains("--json"), exitCode(for: error) != .success {
+                print(#"{"event":"error","message":"\#(ProgressReporter.escaped(message(for: error)))"}"#)
+            }
+            exit(withError: error)
+        }
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                var synchronous = command
+                try synchronous.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

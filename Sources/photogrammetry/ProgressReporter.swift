@@ -12,6 +12,7 @@ final class ProgressReporter {
     private var barShown = false
     private var lastStage: ProcessingStage?
     private var lastDecile = -1
+    private var lastFraction = 0.0
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
 
@@ -42,10 +43,14 @@ final class ProgressReporter {
         }
     }
 
-    func progress(stage: ProcessingStage, fraction: Double, remaining: Double?) {
+    func progress(stage: ProcessingStage, fraction reported: Double, remaining: Double?) {
+        // Workers report as they finish, which is not always in order: a stage never goes back.
+        let fraction = stage == lastStage ? max(reported, lastFraction) : reported
+        lastFraction = fraction
         if json {
             let eta = remaining.map { #","eta_seconds":\#(String(format: "%.1f", $0))"# } ?? ""
             line(#"{"event":"progress","stage":"\#(stage.rawValue)","fraction":\#(String(format: "%.4f", fraction))\#(eta)}"#)
+            lastStage = stage
             return
         }
         let decile = Int(fraction * 10)

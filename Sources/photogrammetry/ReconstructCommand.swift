@@ -169,6 +169,22 @@ struct ReconstructCommand: ParsableCommand {
             if let path { try OutputFolder.checkFile(path, option: option) }
         }
         if let posesOutput { try OutputFolder.checkFolder(posesOutput, option: "--poses-output") }
+        let files: [(option: String, path: String)] = [("-o", output), ("--mesh", mesh), ("--point-cloud", pointCloud), ("--bounds", bounds),
+                                                       ("--model-report", modelReport), ("--preview", preview.map { "\($0)-1.png" }),
+                                                       ("--preview", preview.map { "\($0)-2.png" }), ("--poses-output", posesOutput)]
+            .compactMap { option, path in path.map { (option, $0) } }
+        try OutputFolder.checkDistinct(files)
+        // The capture folder and its images/ subfolder: where photos are looked for.
+        let input = URL(fileURLWithPath: self.input, isDirectory: true)
+        let photoFolders = [input, input.appendingPathComponent("images", isDirectory: true)]
+        if ext == "obj" || !["ply", "usdz", "glb"].contains(ext) {  // OBJ: the textures go beside the .obj file
+            let folder = ext == "obj" ? URL(fileURLWithPath: output).deletingLastPathComponent().path : output
+            try OutputFolder.checkNotAmongPhotos(folder, option: "-o", what: "the model's texture images", photoFolders: photoFolders)
+        }
+        if let preview {
+            let folder = URL(fileURLWithPath: preview).deletingLastPathComponent().path
+            try OutputFolder.checkNotAmongPhotos(folder, option: "--preview", what: "the PNG pictures", photoFolders: photoFolders)
+        }
     }
 
     /// A `.ply` output is the dense mesh itself; anything else is a model.
@@ -176,6 +192,17 @@ struct ReconstructCommand: ParsableCommand {
 
     func run() throws {
         let reporter = ProgressReporter(json: json)
+        // Ctrl-C ends the run at once, saying so (and with --json, as an event): outputs are written
+        // whole or not at all, and there are no checkpoints to keep.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler {
+            reporter.finish()
+            reporter.warning("cancelled; outputs not yet written are not written")
+            _exit(130)
+        }
+        interrupt.resume()
+        defer { interrupt.cancel() }
         do {
             try reconstruct(reporter: reporter)
         } catch {

@@ -65,4 +65,51 @@ final class ReconstructJSONTests: XCTestCase {
         XCTAssertEqual(error["event"] as? String, "error")
         XCTAssertTrue((error["message"] as? String ?? "").contains("needs at least 3 registered photos"), "\(error)")
     }
+
+    /// Requests refused before any work (by ArgumentParser or the command's own checks) end with
+    /// an error event on standard output too.
+    func testARequestRefusedBeforeAnyWorkIsAnErrorEvent() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let out = try BatchCaptures.temporaryDirectory(self)
+        for (arguments, expected) in [(["-o", out.appendingPathComponent("m.glb").path, "--detail", "ultra"], "unknown detail level 'ultra'"),
+                                      (["-o", out.appendingPathComponent("m.ply").path, "--point-cloud", out.appendingPathComponent("m.ply").path],
+                                       "-o and --point-cloud are both")] {
+            let result = try CLIRunner.run(["reconstruct", capture.path] + arguments + ["--json"])
+            XCTAssertNotEqual(result.status, 0, result.output)
+            let lines = result.output.split(separator: "\n").filter { $0.hasPrefix("{") }.joined(separator: "\n")
+            let error = try XCTUnwrap(try events(lines).last, result.output)
+            XCTAssertEqual(error["event"] as? String, "error")
+            XCTAssertTrue((error["message"] as? String ?? "").contains(expected), "\(error)")
+        }
+    }
+
+    /// Ctrl-C ends the run at once with exit code 130 and, with --json, a last event saying so.
+    func testAnInterruptEndsTheRunWithACancelledEvent() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        guard FileManager.default.isExecutableFile(atPath: CLIRunner.binary.path) else { throw XCTSkip("photogrammetry binary not built") }
+        let model = try BatchCaptures.temporaryDirectory(self).appendingPathComponent("vase.glb")
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["reconstruct", capture.path, "-o", model.path, "--detail", "preview", "--json"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var output = Data()
+        // Interrupt once dense stereo is under way.
+        while !String(decoding: output, as: UTF8.self).contains(#""stage":"dense""#) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            output += chunk
+        }
+        process.interrupt()
+        output += pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 130, text)
+        let last = try XCTUnwrap(try events(text).last)
+        XCTAssertEqual(last["event"] as? String, "warning")
+        XCTAssertTrue((last["message"] as? String ?? "").hasPrefix("cancelled"), "\(last)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: model.path), "no model written")
+    }
 }
