@@ -138,7 +138,25 @@ struct CaptureReplayCommand: ParsableCommand {
         let stream = try FrameStream.load(directory: URL(fileURLWithPath: framesDir, isDirectory: true))
         let outputURL = URL(fileURLWithPath: output, isDirectory: true)
         let printer = ReplayPrinter(json: json, quiet: quiet)
+        let existed = FileManager.default.fileExists(atPath: outputURL.path)
         let summary = try CaptureReplay(options: options()).run(stream, to: outputURL) { printer.frame($0) }
         printer.summary(summary, output: outputURL, seconds: Date().timeIntervalSince(started))
+        if summary.savedShots == 0 {
+            // Nothing to reconstruct from: a failure, without an empty folder left behind.
+            if !existed, (try? FileManager.default.contentsOfDirectory(atPath: outputURL.path))?.isEmpty == true {
+                try? FileManager.default.removeItem(at: outputURL)
+            }
+            let failure = CommandFailure("no shot was saved from \(framesDir): " + Self.whyNothingWasSaved(summary))
+            if json { print(#"{"event":"error","message":"\#(ProgressReporter.escaped(failure.description))"}"#) }
+            throw failure
+        }
+    }
+
+    /// Why a replay saved no shot, from its summary.
+    static func whyNothingWasSaved(_ summary: ReplaySummary) -> String {
+        if summary.frames == summary.invalidFrames { return "every frame was invalid (see the reasons above)" }
+        if summary.capturingFrames == 0 { return "the session never left detection (no frame confirmed the object's box)" }
+        let rejected = summary.rejectedByFeedback.values.reduce(0, +) + summary.rejectedWithoutNewViewpoint + summary.rejectedAtShotLimit
+        return "all \(rejected) frames taken while capturing were rejected (see the reasons above)"
     }
 }

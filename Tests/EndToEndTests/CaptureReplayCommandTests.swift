@@ -37,6 +37,13 @@ final class CaptureReplayCommandTests: XCTestCase {
         let again = try CLIRunner.run(["capture", "replay", frames, "-o", capture])
         XCTAssertNotEqual(again.status, 0)
         XCTAssertTrue(again.output.contains("is not empty"), again.output)
+        // A box no frame sees: the session never captures, which is a failure, and no empty folder stays.
+        let nowhere = dir.appendingPathComponent("nowhere")
+        let failed = try CLIRunner.run(["capture", "replay", frames, "-o", nowhere.path, "--box=0,0,100,0.1,0.1,0.1", "--quiet"])
+        XCTAssertEqual(failed.status, 1, failed.output)
+        XCTAssertTrue(failed.output.contains("no shot was saved from \(frames): the session never left detection"), failed.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path), "no empty output folder left behind")
+
         let missing = try CLIRunner.run(["capture", "replay", dir.path, "-o", dir.appendingPathComponent("other").path])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.output.contains("frames.json"), missing.output)
