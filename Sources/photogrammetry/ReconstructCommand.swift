@@ -236,6 +236,10 @@ struct ReconstructCommand: ParsableCommand {
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else if let poses, let given {
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
+            if scene.registeredCount < scene.images.count {
+                reporter.note("\(scene.registeredCount)/\(scene.images.count) photos have a pose in \(poses)")
+                for line in scene.unregisteredLines { reporter.note(line) }
+            }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else {
             let photos = try CaptureSources.read(imagesDirectory: imagesURL, given: given)

@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+
+/// `reconstruct --poses FILE` matches poses to photos by file name, and says when they do not match.
+final class ReconstructKnownPosesTests: XCTestCase {
+    func testAPosesFileNamingNoneOfThePhotosIsAClearError() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let folder = try BatchCaptures.temporaryDirectory(self).appendingPathComponent("renamed")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 1...3 {
+            try FileManager.default.copyItem(at: capture.appendingPathComponent(String(format: "images/%04d.jpg", i)),
+                                             to: folder.appendingPathComponent("IMG_\(i).jpg"))
+        }
+        let poses = capture.appendingPathComponent("ground_truth/poses.json")
+        let result = try CLIRunner.run(["reconstruct", folder.path, "-o", folder.appendingPathComponent("mesh.ply").path,
+                                        "--poses", poses.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("\(poses.path): names none of the 3 photos in \(folder.path)"), result.output)
+        XCTAssertTrue(result.output.contains("0001.jpg, 0002.jpg, 0003.jpg, …"), result.output)
+        XCTAssertFalse(result.output.contains("depth map"), "no stereo attempted: \(result.output)")
+    }
+
+    func testPhotosWithoutAPoseAreNamed() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let folder = try BatchCaptures.temporaryDirectory(self)
+        var poses = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: capture.appendingPathComponent("ground_truth/poses.json")))
+            as? [String: Any])
+        let images = try XCTUnwrap(poses["images"] as? [[String: Any]])
+        poses["images"] = images.filter { $0["file"] as? String != "0007.jpg" }
+        let posesFile = folder.appendingPathComponent("poses.json")
+        try JSONSerialization.data(withJSONObject: poses).write(to: posesFile)
+        let result = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh.ply").path,
+                                        "--poses", posesFile.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("29/30 photos have a pose in \(posesFile.path)"), result.output)
+        XCTAssertTrue(result.output.contains("not registered: 0007.jpg: no pose in poses.json"), result.output)
+    }
+}
