@@ -11,13 +11,8 @@ extension TexturedMesh {
     /// atlas unchanged.
     public func transformed(by transform: SimilarityTransform) -> TexturedMesh {
         var out = self
-        let r = transform.rotation
-        func row(_ i: Int) -> SIMD3<Float> { let v = r.row(i); return SIMD3(Float(v.x), Float(v.y), Float(v.z)) }
-        let (r0, r1, r2) = (row(0), row(1), row(2))
-        let s = Float(transform.scale)
-        let t = SIMD3<Float>(Float(transform.translation.x), Float(transform.translation.y), Float(transform.translation.z))
-        out.positions = positions.map { p in SIMD3(simdDot(r0, p), simdDot(r1, p), simdDot(r2, p)) * s + t }
-        out.normals = normals.map { n in SIMD3(simdDot(r0, n), simdDot(r1, n), simdDot(r2, n)) }
+        out.positions = transform.apply(positions: positions)
+        out.normals = transform.rotate(directions: normals)
         return out
     }
 }

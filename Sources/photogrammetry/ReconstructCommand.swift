@@ -69,7 +69,7 @@ struct ReconstructCommand: ParsableCommand {
 
     @OptionGroup var detailOptions: DetailOptions
 
-    @Option(help: "Also write the full-resolution mesh (.ply) when the output is a model.")
+    @Option(help: "Also write the full-resolution mesh (.ply) when the output is a model, in the model's frame (Y up, resting on y = 0, metres when known), like --poses-output and --point-cloud.")
     var mesh: String?
 
     @Option(help: "Texture fidelity: keep every N-th photo out of texturing and report the PSNR of the model rendered from its camera (0 = off).")
@@ -83,10 +83,10 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
     var poses: String?
 
-    @Option(help: "Also write the fused stereo point cloud (.ply), in the mesh's frame and units (not the model's frame).")
+    @Option(help: "Also write the fused stereo point cloud (.ply), in the output's frame and units: the dense mesh's for a .ply, the model's for a model.")
     var pointCloud: String?
 
-    @Option(help: "Also write the bounding box used for cropping (JSON: centre and half extents).")
+    @Option(help: "Also write the bounding box the dense mesh was cropped to (JSON: centre and half extents), in the dense mesh's frame (before a model's frame is applied).")
     var bounds: String?
 
     @Option(help: "Also write the poses (poses.json, colmap/, transforms.json) into this folder, in the mesh's frame and units (for a model output: the model's frame, Y up, metres when known).")
@@ -268,10 +268,14 @@ struct ReconstructCommand: ParsableCommand {
         let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds,
                                      log: { [progress] in progress.note($0) }, progress: { [progress] in progress.update($0, $1) })
         progress.finish()
+        // A model's frame (Y up, resting on y = 0), chosen before the model is built so that its
+        // full-resolution mesh and point cloud can be written, in that frame, whatever follows.
+        let posed = scene.scaled(by: dense.metresPerUnit ?? 1)
+        let modelFromWorld = writesMesh ? nil : ModelRun.modelFrame(scene: posed, surface: dense.surface.mesh, imagesDirectory: imagesURL)
         if writesMesh {
             try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
-        } else if let mesh {
-            try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: mesh))
+        } else if let mesh, let modelFromWorld {
+            try PLYWriter.write(dense.surface.mesh.transformed(by: modelFromWorld), to: URL(fileURLWithPath: mesh))
         }
         if let posesOutput, writesMesh {
             try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: imagesURL,
@@ -284,8 +288,9 @@ struct ReconstructCommand: ParsableCommand {
             }
         }
         if let pointCloud, let cloud = dense.stereo?.pointCloud {
-            // In the mesh's units, like the bounds (metres when depth fixed the scale).
-            try PLYWriter.write(cloud.scaled(by: Float(dense.metresPerUnit ?? 1)), to: URL(fileURLWithPath: pointCloud))
+            // In the mesh's units (metres when depth fixed the scale), and for a model in its frame.
+            let scaled = cloud.scaled(by: Float(dense.metresPerUnit ?? 1))
+            try PLYWriter.write(modelFromWorld.map { scaled.transformed(by: $0) } ?? scaled, to: URL(fileURLWithPath: pointCloud))
         }
         if let bounds {
             let encoder = JSONEncoder()
@@ -299,7 +304,8 @@ struct ReconstructCommand: ParsableCommand {
             let modelStarted = Date()
             let built = try progress.stage(.model) {
                 try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit, imagesDirectory: imagesURL,
-                                   budget: budget, posesAreMetric: knownMetricPoses, holdOutEvery: holdOutEvery) { progress.note($0) }
+                                   budget: budget, posesAreMetric: knownMetricPoses, modelFromWorld: modelFromWorld,
+                                   holdOutEvery: holdOutEvery) { progress.note($0) }
             }
             let files = try progress.stage(.export) {
                 try ModelRun.write(built.model, textureFormat: custom.textureFormat, to: URL(fileURLWithPath: output)) { progress.note($0) }
@@ -309,7 +315,7 @@ struct ReconstructCommand: ParsableCommand {
             if let posesOutput {
                 // The cameras in the model's frame: `evaluate --model` renders the model through them.
                 let units = dense.metresPerUnit == nil ? "the reconstruction's units (the scale is unknown without depth)" : "metres"
-                try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1).transformed(by: model.modelFromWorld),
+                try PoseExport.writeAll(scene: posed.transformed(by: model.modelFromWorld),
                                         imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true),
                                         worldDescription: "the model's frame (\(output)): Y up, the model resting on y = 0, in \(units)")
             }
