@@ -52,6 +52,17 @@ public struct ImageFolder {
         return images.map(\.url)
     }
 
+    /// Names in `directory` with an image's extension that are not valid UTF-8 (Latin-1 names from
+    /// older cameras or archives), shown with the invalid bytes as U+FFFD. Such files cannot be
+    /// opened by name, so `listImages` leaves them out; callers name them in a warning.
+    public static func namesNotInUTF8(in directory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { name in
+            name.contains("\u{FFFD}") && imageExtensions.contains((name as NSString).pathExtension.lowercased())
+                && !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+        }.sorted()
+    }
+
     /// True when `url` is a symbolic link whose target does not exist.
     public static func isBrokenSymbolicLink(_ url: URL) -> Bool {
         guard (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { return false }

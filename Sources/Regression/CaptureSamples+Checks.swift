@@ -21,6 +21,15 @@ extension CaptureSamples {
         var warnings: [String] = []
     }
 
+    /// The warning for photos in `directory` whose names are not valid UTF-8, nil when there are none.
+    static func nameWarning(in directory: URL) -> String? {
+        let names = ImageFolder.namesNotInUTF8(in: directory)
+        guard !names.isEmpty else { return nil }
+        return "\(count(names.count, "photo")) in \(directory.path) (\(listed(names)), invalid bytes shown as \u{FFFD}) "
+            + "\(names.count == 1 ? "has a name" : "have names") that \(names.count == 1 ? "is" : "are") not valid UTF-8 and cannot be read; "
+            + "rename \(names.count == 1 ? "it" : "them") in UTF-8 (for Latin-1 names: convmv -f latin1 -t utf8 --notest *)"
+    }
+
     /// Checks a given K against each photo's size (`IntrinsicsFit`) and notes the photos whose
     /// EXIF orientation asks for a turn the pipeline does not apply.
     /// - A principal point outside a photo rejects that photo.

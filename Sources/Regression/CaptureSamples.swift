@@ -67,7 +67,7 @@ public struct CaptureSamples: Sendable {
             }
             return sample
         }
-        return CaptureSamples(samples: samples, notes: notes, warnings: checks.warnings)
+        return CaptureSamples(samples: samples, notes: notes, warnings: [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings)
     }
 
     /// The samples of `read`, without the notes.

@@ -21,7 +21,7 @@ public enum CaptureSources {
             ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given),
                         rejection: checks.rejections[index])
         }
-        return (sources, checks.warnings)
+        return (sources, [CaptureSamples.nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings)
     }
 
     /// The prior from a photo's EXIF block (already read), or `given` when known.

@@ -21,6 +21,10 @@ enum PhotoFolder {
     /// The failure for a folder without photos, listing the extensions looked for.
     static func noPhotos(_ path: String) -> CommandFailure {
         let extensions = ImageFolder.imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
-        return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper")
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        let unreadable = ImageFolder.namesNotInUTF8(in: folder) + ImageFolder.namesNotInUTF8(in: folder.appendingPathComponent("images"))
+        let names = unreadable.isEmpty ? "" : "; \(unreadable.count) file(s) with an image's extension have names that are not valid UTF-8 "
+            + "and cannot be read (rename them in UTF-8)"
+        return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper" + names)
     }
 }

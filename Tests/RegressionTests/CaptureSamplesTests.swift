@@ -99,6 +99,27 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
     }
 
+    /// A Latin-1 file name cannot be opened through a Swift string: the photo is named in a warning
+    /// instead of vanishing.
+    func testAPhotoWhoseNameIsNotUTF8IsNamedInAWarning() throws {
+        let jpeg = try ImageCodec.encode(Self.noise(seed: 4), as: .jpeg(quality: 90))
+        try write(jpeg, "plain.jpg")
+        let path = Array(folder.path.utf8) + Array("/K".utf8) + [0xE4] + Array("se.jpg".utf8) + [0]  // "Käse.jpg" in Latin-1
+        let descriptor = path.withUnsafeBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { open($0, O_CREAT | O_WRONLY, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        _ = jpeg.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+
+        for warnings in [try CaptureSamples.read(imagesDirectory: folder).warnings, try CaptureSources.read(imagesDirectory: folder, given: nil).warnings] {
+            XCTAssertEqual(warnings.count, 1, "\(warnings)")
+            XCTAssertTrue(warnings.first?.hasPrefix("1 photo in \(folder.path) (K\u{FFFD}se.jpg, invalid bytes shown as \u{FFFD}) has a name that is not valid UTF-8") == true,
+                          "\(warnings)")
+        }
+        XCTAssertEqual(try CaptureSamples.load(imagesDirectory: folder).map(\.name), ["plain.jpg"])
+    }
+
     func testAMatteIsAnObjectMaskAtHalfLevelAndIntersectsAMask() throws {
         try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
         try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
