@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import Meshing
 import Reconstruction
@@ -54,6 +55,13 @@ public struct DenseRun: Sendable {
                 do { masks[image.name] = try ImageCodec.decodeGray(data) } catch {
                     warnings.append("\(maskURL.path): not a readable mask (\(error)); the photo is used whole")
                 }
+            }
+        }
+
+        // Gravity sidecars set the model's up (`ModelRun.up`, which skips unusable ones): name those.
+        for image in registered {
+            do { _ = try GravitySidecar.load(besides: imagesDirectory.appendingPathComponent(image.name)) } catch {
+                warnings.append("\(error); the photo's gravity is not used")
             }
         }
 
