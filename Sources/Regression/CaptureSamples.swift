@@ -106,8 +106,12 @@ public struct CaptureSamples: Sendable {
     }
 
     static func decodeGray(_ file: URL, kind: String) throws(Problem) -> GrayImage {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch {
+            throw Problem(description: "\(kind) \(file.lastPathComponent) cannot be read: \(error.localizedDescription)")
+        }
         do {
-            return try ImageCodec.decodeGray(Data(contentsOf: file))
+            return try ImageCodec.decodeGray(data)
         } catch {
             throw Problem(description: "\(kind) \(file.lastPathComponent) does not decode: \(error)")
         }

@@ -51,10 +51,24 @@ public struct DenseRun: Sendable {
         if options.useMasks {
             for image in registered {
                 let maskURL = imagesDirectory.appendingPathComponent((image.name as NSString).deletingPathExtension + "_mask.png")
-                guard let data = try? Data(contentsOf: maskURL) else { continue }
-                do { masks[image.name] = try ImageCodec.decodeGray(data) } catch {
-                    warnings.append("\(maskURL.path): not a readable mask (\(error)); the photo is used whole")
+                guard FileManager.default.fileExists(atPath: maskURL.path) else { continue }
+                let data: Data, mask: GrayImage
+                do { data = try Data(contentsOf: maskURL) } catch {
+                    warnings.append("\(maskURL.path): the mask cannot be read (\(error.localizedDescription)); the photo is used whole")
+                    continue
                 }
+                do { mask = try ImageCodec.decodeGray(data) } catch {
+                    warnings.append("\(maskURL.path): not a readable mask (\(error)); the photo is used whole")
+                    continue
+                }
+                // Stretching a mask of another shape over the photo would cut the object wrongly.
+                let photoAspect = Double(image.intrinsics.width) / Double(max(1, image.intrinsics.height))
+                guard mask.width > 0, mask.height > 0, abs(photoAspect / (Double(mask.width) / Double(mask.height)) - 1) < 0.01 else {
+                    warnings.append("\(maskURL.path): the mask is \(mask.width)×\(mask.height), which does not have the shape of its "
+                                    + "\(image.intrinsics.width)×\(image.intrinsics.height) photo; the photo is used whole")
+                    continue
+                }
+                masks[image.name] = mask
             }
         }
 
