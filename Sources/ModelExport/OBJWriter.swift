@@ -40,15 +40,36 @@ public enum OBJWriter {
         let folder = objURL.deletingLastPathComponent()
         let stem = objURL.deletingPathExtension().lastPathComponent
         var written: [URL] = []
-        for texture in package.textures {
-            let url = folder.appendingPathComponent(textureFileName(texture, stem: stem))
-            try AtomicFileWriter.write(Data(texture.data), to: url)
-            written.append(url)
+        do {
+            for texture in package.textures {
+                let url = folder.appendingPathComponent(textureFileName(texture, stem: stem))
+                try AtomicFileWriter.write(Data(texture.data), to: url)
+                written.append(url)
+            }
+            let mtl = folder.appendingPathComponent("\(stem).mtl")
+            try AtomicFileWriter.write(materialText(package, stem: stem), to: mtl)
+            written.append(mtl)
+            try AtomicFileWriter.write(Data(objBytes(package, materialLibrary: mtl.lastPathComponent)), to: objURL)
+            written.append(objURL)
+        } catch {
+            // No half model: the files this call wrote go (the OBJ is written last, so none refers to them).
+            for url in written { try? FileManager.default.removeItem(at: url) }
+            throw error
         }
-        let mtl = folder.appendingPathComponent("\(stem).mtl")
-        try AtomicFileWriter.write(materialText(package, stem: stem), to: mtl)
-        try AtomicFileWriter.write(Data(objBytes(package, materialLibrary: mtl.lastPathComponent)), to: objURL)
-        return written + [mtl, objURL]
+        removeStaleMaps(in: folder, stem: stem, keeping: Set(written.map(\.lastPathComponent)))
+        return written
+    }
+
+    /// Removes the maps of an earlier model of the same name that this one does not have (say a
+    /// roughness map, or a JPEG base colour now written as PNG), so the folder holds one model.
+    static func removeStaleMaps(in folder: URL, stem: String, keeping: Set<String>) {
+        for map in TextureMapKind.allCases {
+            for format in ImageFileFormat.allCases {
+                let name = "\(stem)_\(map.baseName).\(format.fileExtension)"
+                guard !keeping.contains(name) else { continue }
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
     }
 
     /// `<stem>_baseColor.png`, …

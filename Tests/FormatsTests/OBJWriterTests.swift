@@ -49,6 +49,29 @@ final class OBJWriterTests: XCTestCase {
                        Data(package.texture(.normal)!.data))
     }
 
+    /// Writing again into the same folder leaves one model: maps the new one lacks are removed,
+    /// files that are not the model's stay.
+    func testAModelWrittenAgainLeavesNoMapsOfTheEarlierOne() throws {
+        let folder = try makeTemporaryDirectory(self).appendingPathComponent("out", isDirectory: true)
+        try OBJWriter.write(ExportFixtures.cubePackage(name: "Cube"), toFolder: folder)
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        var smaller = ExportFixtures.cubePackage(name: "Cube")
+        smaller.textures.removeAll { $0.map == .roughness || $0.map == .displacement }
+        smaller.roughness = 0.5
+        try OBJWriter.write(smaller, toFolder: folder)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+                       ["Cube.mtl", "Cube.obj", "Cube_baseColor.png", "Cube_normal.png", "Cube_occlusion.png", "notes.txt"])
+    }
+
+    /// A write that fails part way removes what it wrote: no OBJ folder with some of its maps.
+    func testAFailedWriteLeavesNoPartOfTheModel() throws {
+        let folder = try makeTemporaryDirectory(self).appendingPathComponent("out", isDirectory: true)
+        // A folder where the occlusion map should go makes that write fail after the first maps.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Cube_occlusion.png/x"), withIntermediateDirectories: true)
+        XCTAssertThrowsError(try OBJWriter.write(ExportFixtures.cubePackage(name: "Cube"), toFolder: folder))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Cube_occlusion.png"])
+    }
+
     func testAnExistingFileWhereTheFolderShouldBeIsRefused() throws {
         let file = try makeTemporaryDirectory(self).appendingPathComponent("taken")
         try Data("x".utf8).write(to: file)
