@@ -55,10 +55,16 @@ public enum ModelRun {
         // The surface is in metres when depth fixed the scale; put the cameras in the same frame.
         let metric = metresPerUnit != nil || posesAreMetric
         let posed = scene.scaled(by: metresPerUnit ?? 1)
-        let (views, warnings) = try loadViews(scene: posed, imagesDirectory: imagesDirectory,
-                                              longerSide: budget.textureDimension.rawValue, log: log)
+        let (views, loadWarnings) = try loadViews(scene: posed, imagesDirectory: imagesDirectory,
+                                                  longerSide: budget.textureDimension.rawValue, log: log)
+        var warnings = loadWarnings
         // Every n-th photo (from the middle of each run of n) can be kept out of texturing to score it.
         let heldOut = holdOutEvery > 1 ? Set(views.indices.filter { $0 % holdOutEvery == holdOutEvery / 2 }) : []
+        if holdOutEvery > 1 && heldOut.isEmpty {
+            warnings.append("holding out every \(holdOutEvery)th photo leaves none of the \(views.count) out (the first held out is "
+                            + "number \(holdOutEvery / 2 + 1)); texture fidelity is not measured")
+            log("warning: \(warnings.last!)")
+        }
         let baking = views.indices.filter { !heldOut.contains($0) }.map { views[$0] }
         guard !baking.isEmpty else { throw ModelRunError("every photo was held out: nothing left to colour the model") }
         let modelFromWorld = given ?? modelFrame(scene: posed, surface: surface, imagesDirectory: imagesDirectory)

@@ -81,7 +81,7 @@ final class ProgressReporter {
 
     func warning(_ text: String) {
         if json {
-            line(#"{"event":"warning","message":"\#(escaped(text))"}"#)
+            line(#"{"event":"warning","message":"\#(escaped(Self.unindented(text)))"}"#)
         } else {
             finish()
             FileHandle.standardError.write("warning: \(text)\n".data(using: .utf8)!)
@@ -90,7 +90,7 @@ final class ProgressReporter {
 
     func note(_ text: String) {
         if json {
-            line(#"{"event":"note","message":"\#(escaped(text))"}"#)
+            line(#"{"event":"note","message":"\#(escaped(Self.unindented(text)))"}"#)
         } else {
             finish()
             FileHandle.standardError.write("\(text)\n".data(using: .utf8)!)
@@ -121,6 +121,9 @@ final class ProgressReporter {
         }
         line(String(decoding: data, as: UTF8.self))
     }
+
+    /// `text` without the indentation that sets it off in the text output.
+    static func unindented(_ text: String) -> String { String(text.drop { $0 == " " }) }
 
     /// `text` as the inside of a JSON string: quotes, backslashes and control characters escaped.
     static func escaped(_ text: String) -> String {

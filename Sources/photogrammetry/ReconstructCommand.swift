@@ -55,7 +55,8 @@ struct ReconstructCommand: ParsableCommand {
             JSON lines instead: {"event":"progress","stage":…,"fraction":…,"eta_seconds":…} \
             through features, matching, mapping (when poses are estimated), dense, surface, and \
             model and export (for a model); "note" and "warning" events; then one "complete" event \
-            (output, registered and images, dense_mesh, metres_per_unit, seconds, and for a model: \
+            (output, registered and images, dense_mesh, metric and metres_per_pose_unit, \
+            depth_sidecars, also_written, seconds, and for a model: \
             detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs) \
             or an "error" event.
             """
@@ -272,31 +273,7 @@ struct ReconstructCommand: ParsableCommand {
         // full-resolution mesh and point cloud can be written, in that frame, whatever follows.
         let posed = scene.scaled(by: dense.metresPerUnit ?? 1)
         let modelFromWorld = writesMesh ? nil : ModelRun.modelFrame(scene: posed, surface: dense.surface.mesh, imagesDirectory: imagesURL)
-        if writesMesh {
-            try PLYWriter.write(dense.surface.mesh, to: URL(fileURLWithPath: output))
-        } else if let mesh, let modelFromWorld {
-            try PLYWriter.write(dense.surface.mesh.transformed(by: modelFromWorld), to: URL(fileURLWithPath: mesh))
-        }
-        if let posesOutput, writesMesh {
-            try PoseExport.writeAll(scene: scene.scaled(by: dense.metresPerUnit ?? 1), imagesDirectory: imagesURL,
-                                    to: URL(fileURLWithPath: posesOutput, isDirectory: true))
-        }
-        if let preview {
-            let views = MeshPreview.render(dense.surface.mesh, scene: scene.scaled(by: dense.metresPerUnit ?? 1))
-            for (i, view) in views.enumerated() {
-                try AtomicFileWriter.write(try ImageCodec.encode(view, as: .png), to: URL(fileURLWithPath: "\(preview)-\(i + 1).png"))
-            }
-        }
-        if let pointCloud, let cloud = dense.stereo?.pointCloud {
-            // In the mesh's units (metres when depth fixed the scale), and for a model in its frame.
-            let scaled = cloud.scaled(by: Float(dense.metresPerUnit ?? 1))
-            try PLYWriter.write(modelFromWorld.map { scaled.transformed(by: $0) } ?? scaled, to: URL(fileURLWithPath: pointCloud))
-        }
-        if let bounds {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try AtomicFileWriter.write(try encoder.encode(dense.surface.bounds), to: URL(fileURLWithPath: bounds))
-        }
+        var alsoWritten = try writeDenseOutputs(scene: scene, dense: dense, imagesDirectory: imagesURL, modelFromWorld: modelFromWorld)
         var summary = ReconstructSummary(output: output, scene: scene, dense: dense)
         if !writesMesh {
             let (level, custom) = try detailOptions.resolved()
@@ -318,13 +295,16 @@ struct ReconstructCommand: ParsableCommand {
                 try PoseExport.writeAll(scene: posed.transformed(by: model.modelFromWorld),
                                         imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true),
                                         worldDescription: "the model's frame (\(output)): Y up, the model resting on y = 0, in \(units)")
+                alsoWritten.append(posesOutput)
             }
             if let modelReport {
                 try AtomicFileWriter.write(try ModelStageReport(level: level, output: model).json(), to: URL(fileURLWithPath: modelReport))
+                alsoWritten.append(modelReport)
             }
             summary.model = (level, model)
         }
         summary.seconds = Date().timeIntervalSince(started)
+        summary.alsoWritten = alsoWritten.map { URL(fileURLWithPath: $0).path }
         summary.print(to: reporter)
     }
 

@@ -11,6 +11,8 @@ struct ReconstructSummary {
     /// The model, when the output is one (not a `.ply` mesh).
     var model: (level: DetailLevel, output: ModelRun.Output)?
     var seconds = 0.0
+    /// The side outputs written (--mesh, --point-cloud, …), as absolute paths.
+    var alsoWritten: [String] = []
 
     init(output: String, scene: SparseScene, dense: DenseRun) {
         self.output = output
@@ -50,7 +52,7 @@ struct ReconstructSummary {
     /// The `complete` event's fields.
     var fields: [String: Any] {
         var fields: [String: Any] = [
-            "output": output,
+            "output": URL(fileURLWithPath: output).path,
             "registered": scene.registeredCount,
             "images": scene.images.count,
             "dense_mesh": [
@@ -58,8 +60,11 @@ struct ReconstructSummary {
                 "vertices": dense.surface.mesh.vertexCount,
                 "voxel_size": Double(dense.surface.voxelSize),
             ] as [String: Any],
-            "metres_per_unit": Self.number(dense.metresPerUnit),
-            "depth_maps": dense.lidarViews,
+            // The outputs are in metres when depth sidecars (or known poses) fixed the scale.
+            "metric": dense.metresPerUnit != nil,
+            "metres_per_pose_unit": Self.number(dense.metresPerUnit),
+            "depth_sidecars": dense.lidarViews,
+            "also_written": alsoWritten,
             "stereo_seconds": dense.stereoSeconds,
             "fusion_seconds": dense.surface.seconds,
             "seconds": seconds,

@@ -47,6 +47,9 @@ final class ReconstructJSONTests: XCTestCase {
         XCTAssertEqual(built["files"] as? [String], [model.path])
         XCTAssertTrue(FileManager.default.fileExists(atPath: model.path))
         XCTAssertNotNil((complete["dense_mesh"] as? [String: Any])?["triangles"] as? Int)
+        XCTAssertEqual(complete["metric"] as? Bool, true, "the capture's depth sidecars fix the scale")
+        XCTAssertEqual(complete["depth_sidecars"] as? Int, BatchCaptures.views)
+        XCTAssertEqual(complete["also_written"] as? [String], [])
     }
 
     func testAFailureIsAnErrorEvent() throws {

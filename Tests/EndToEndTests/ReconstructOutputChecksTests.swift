@@ -33,4 +33,14 @@ final class ReconstructOutputChecksTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted(), before, "nothing written among the photos")
         XCTAssertFalse(FileManager.default.fileExists(atPath: capture.appendingPathComponent("mesh.ply").path))
     }
+
+    /// Holding out every 1000th of 30 photos holds out none: said, not silently skipped.
+    func testAHoldOutStepThatHoldsOutNothingIsNamed() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let out = try BatchCaptures.temporaryDirectory(self)
+        let result = try CLIRunner.run(["reconstruct", capture.path, "-o", out.appendingPathComponent("vase.glb").path, "--detail", "preview",
+                                        "--hold-out-every", "1000"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("warning: holding out every 1000th photo leaves none of the 30 out"), result.output)
+    }
 }
