@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Guided-capture driver: replays a recorded frame stream through the pure CaptureSession,
         // measuring frames and performing its effects (writing the curated capture folder).
-        .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport"]),
+        .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport", "CaptureIO"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
         .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing", "CaptureReplay"]),
         // Batch runner: job specs, the durable job ledger (SQLite through GRDB), workers, recovery.

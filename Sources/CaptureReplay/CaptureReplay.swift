@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import Reconstruction
 import ReconstructionCore
@@ -67,6 +68,16 @@ public struct CaptureReplay: Sendable {
                 continue
             }
             let name = frame.image.lastPathComponent
+            if let size = ImageDimensions.read(contentsOf: frame.image),
+               size.width != frame.intrinsics.width || size.height != frame.intrinsics.height {
+                // Its K would be wrong for the saved photo, and for the box-in-view analysis.
+                summary.invalidFrames += 1
+                report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
+                                   reason: "\(name) is \(size.width)×\(size.height) pixels but its intrinsics are for "
+                                       + "\(frame.intrinsics.width)×\(frame.intrinsics.height)",
+                                   dialTotalBins: summary.dialTotalBins))
+                continue
+            }
             let analysis: FrameAnalysis
             do {
                 analysis = try analyze(frame, with: analyzer, box: box)

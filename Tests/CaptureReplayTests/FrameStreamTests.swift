@@ -159,6 +159,21 @@ final class FrameStreamTests: XCTestCase {
         XCTAssertEqual(summary.invalidFrames, 1)
     }
 
+    /// A frame resized after recording no longer matches its intrinsics: its K would be wrong.
+    func testAFrameWhoseSizeIsNotItsIntrinsicsIsInvalid() throws {
+        try writeImage("a.png")
+        try ImageCodec.encode(RGBImage(width: 32, height: 24, fill: (100, 110, 120))).write(to: folder.appendingPathComponent("small.png"))
+        try write(index([
+            .init(image: "small.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0]),
+            .init(image: "a.png", timestamp: 1, rotation: Self.identity, position: [0, -1, 0]),
+        ]))
+        var reports: [FrameReport] = []
+        let summary = try CaptureReplay().run(FrameStream.load(directory: folder), to: folder.appendingPathComponent("capture")) { reports.append($0) }
+        XCTAssertEqual(reports.map(\.outcome), [.invalid, .detecting])
+        XCTAssertEqual(reports[0].reason, "small.png is 32×24 pixels but its intrinsics are for 64×48")
+        XCTAssertEqual(summary.invalidFrames, 1)
+    }
+
     func testReplayRefusesANonEmptyOutputFolderAndAStreamWithoutABox() throws {
         try writeImage("a.png")
         var noBox = index([.init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0])])
