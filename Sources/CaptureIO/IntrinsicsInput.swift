@@ -55,6 +55,10 @@ public struct PinholeIntrinsics: Equatable, Sendable {
     /// K[0][1] is rejected because the pipeline's camera model has none.
     /// - Throws: `CaptureIOError` naming the file when it cannot be read or is not such a matrix.
     public static func load(kFile url: URL) throws -> PinholeIntrinsics {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CaptureIOError(file: url, "is a folder; give the K file itself (e.g. \(url.appendingPathComponent("K.txt").path))")
+        }
         let text: String
         do {
             let data = try Data(contentsOf: url)

@@ -63,6 +63,12 @@ struct EvaluateCommand: ParsableCommand {
         if poses == nil && model == nil { throw ValidationError("give --poses (poses and surface) or --model (texture), or both") }
         if model != nil && modelPoses == nil { throw ValidationError("--model needs --model-poses") }
         if model != nil && heldOut == nil && modelReport == nil { throw ValidationError("--model needs --held-out or --model-report") }
+        if heldOut != nil && modelReport != nil {
+            throw ValidationError("--held-out and --model-report both name the held-out photos; give one")
+        }
+        if !(threshold > 0 && threshold < 1) {
+            throw ValidationError("--threshold is a fraction of the true bounding-box diagonal, above 0 and below 1 (default 0.01), got \(threshold)")
+        }
     }
 
     static func posesFile(_ path: String) -> URL {

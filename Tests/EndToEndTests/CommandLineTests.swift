@@ -55,6 +55,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue((error["message"] as? String)?.contains("no photos in") == true, json.output)
     }
 
+    func testEvaluateRefusesAThresholdThatIsNotAFraction() throws {
+        let dir = try makeFolder()
+        for value in ["0", "1.5", "nan"] {
+            let result = try run(["evaluate", "--ground-truth", dir.path, "--poses", dir.path, "--threshold=\(value)"])
+            XCTAssertNotEqual(result.status, 0)
+            XCTAssertTrue(result.output.contains("--threshold is a fraction of the true bounding-box diagonal, above 0 and below 1"), result.output)
+        }
+    }
+
     func testAnOutputPathUnderAFileFailsBeforeAnyWork() throws {
         let dir = try makeFolder()
         try Data("not a JPEG".utf8).write(to: dir.appendingPathComponent("a.jpg"))

@@ -61,6 +61,13 @@ final class IntrinsicsInputTests: XCTestCase {
         }
     }
 
+    func testAFolderGivenAsTheKFileIsNamedAsOne() throws {
+        let folder = try makeTemporaryDirectory(self)
+        XCTAssertThrowsError(try PinholeIntrinsics.load(kFile: folder)) { error in
+            XCTAssertEqual("\(error)", "\(folder.path): is a folder; give the K file itself (e.g. \(folder.appendingPathComponent("K.txt").path))")
+        }
+    }
+
     func testKFileWithNonZeroSkewIsRejected() throws {
         let file = try makeTemporaryDirectory(self).appendingPathComponent("skewed.txt")
         try "1000 2 320\n0 1000 240\n0 0 1\n".write(to: file, atomically: true, encoding: .utf8)
