@@ -14,6 +14,13 @@ public enum PosesJSONReader {
         if let order = document.quaternionOrder, order != "wxyz" {
             throw ModelExportError(file: url, "quaternion_order is \"\(order)\", expected \"wxyz\"")
         }
+        var seen: [String: Int] = [:]
+        for (index, entry) in document.images.enumerated() {
+            if let first = seen[entry.file] {
+                throw ModelExportError(file: url, "images \(first) and \(index) are both \"\(entry.file)\"; each photo may have one pose")
+            }
+            seen[entry.file] = index
+        }
         return try document.images.enumerated().map { index, entry in
             let label = "image \(index) (\"\(entry.file)\")"
             guard entry.registered else { return NamedPose(name: entry.file, worldFromCamera: nil) }

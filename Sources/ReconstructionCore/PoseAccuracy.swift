@@ -49,6 +49,9 @@ public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
     /// Fewer than 3 registered cameras match the ground truth by name; with a few names of
     /// registered estimated images and of ground-truth cameras, to show how they differ.
     case tooFewCommonCameras(Int, estimated: [String] = [], groundTruth: [String] = [])
+    /// Enough cameras match, but their centres (estimated or true) coincide or lie on one line, so
+    /// no similarity aligns them.
+    case degenerateCentres(Int)
 
     public var description: String {
         switch self {
@@ -58,6 +61,9 @@ public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
                 text += " (registered: \(estimated.isEmpty ? "none" : estimated.joined(separator: ", ")); ground truth: \(truth.joined(separator: ", ")))"
             }
             return text
+        case .degenerateCentres(let n):
+            return "the \(n) cameras that match the ground truth by name have centres (estimated or true) that coincide or lie on "
+                + "one line, so no similarity can align them"
         }
     }
 }
@@ -80,11 +86,12 @@ extension PoseAccuracyReport {
                 pairs.append((truth.name, est, gt))
             }
         }
-        guard pairs.count >= 3,
-              let sim = SimilarityTransform.aligning(pairs.map(\.est.translation), onto: pairs.map(\.truth.translation))
-        else {
+        guard pairs.count >= 3 else {
             throw PoseAccuracyError.tooFewCommonCameras(pairs.count, estimated: Array(estimated.filter { $0.worldFromCamera != nil }.map(\.name).prefix(3)),
                                                         groundTruth: Array(groundTruth.map(\.name).prefix(3)))
+        }
+        guard let sim = SimilarityTransform.aligning(pairs.map(\.est.translation), onto: pairs.map(\.truth.translation)) else {
+            throw PoseAccuracyError.degenerateCentres(pairs.count)
         }
         let matchedNames = Set(groundTruth.compactMap { match($0.name)?.name })
         let unmatched = estimated.filter { $0.worldFromCamera != nil && !matchedNames.contains($0.name) }.map(\.name)

@@ -58,5 +58,14 @@ struct EvaluatePosesCommand: ParsableCommand {
         if let unmatched = report.unmatchedEstimates, !unmatched.isEmpty {
             print("not scored: \(unmatched.count) registered image(s) with no ground-truth camera of the same name: \(unmatched.joined(separator: ", "))")
         }
+        if let warning = Self.mismatchWarning(report) { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
+
+    /// A warning when the aligned cameras point nowhere near the true ones: poses and ground truth
+    /// of different photos that share file names (0001.jpg …) score like a failed reconstruction.
+    static func mismatchWarning(_ report: PoseAccuracyReport) -> String? {
+        guard report.medianRotationErrorDegrees > 30 else { return nil }
+        return String(format: "the median rotation error is %.0f°: check that the poses and the ground truth are of the same photos "
+                      + "(cameras are matched by file name)", report.medianRotationErrorDegrees)
     }
 }

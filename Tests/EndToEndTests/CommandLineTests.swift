@@ -55,6 +55,27 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue((error["message"] as? String)?.contains("no photos in") == true, json.output)
     }
 
+    /// Poses of other photos with the same file names align by their centres but point elsewhere:
+    /// the score says so in a warning. Here each camera is turned half a turn about its axis.
+    func testEvaluatePosesWarnsWhenTheCamerasPointElsewhere() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let truthFile = capture.appendingPathComponent("ground_truth/poses.json")
+        var poses = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: truthFile)) as? [String: Any])
+        poses["images"] = (poses["images"] as? [[String: Any]] ?? []).map { image in
+            var turned = image
+            if let q = image["rotation"] as? [Double] { turned["rotation"] = [-q[3], q[2], -q[1], q[0]] }  // q ⊗ (0, 0, 0, 1)
+            return turned
+        }
+        let file = try makeFolder().appendingPathComponent("poses.json")
+        try JSONSerialization.data(withJSONObject: poses).write(to: file)
+        let result = try run(["evaluate-poses", "--ground-truth", capture.path, file.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("warning: the median rotation error is 180°: check that the poses and the ground truth are of the same photos"),
+                      result.output)
+        let plain = try run(["evaluate-poses", "--ground-truth", capture.path, truthFile.path])
+        XCTAssertFalse(plain.output.contains("warning"), plain.output)
+    }
+
     func testEvaluateRefusesAThresholdThatIsNotAFraction() throws {
         let dir = try makeFolder()
         for value in ["0", "1.5", "nan"] {

@@ -35,6 +35,8 @@ final class PosesJSONReaderTests: XCTestCase {
              "norm"),
             (#"{"images": [{"file": "x.jpg", "registered": true, "rotation": [1, 0, 0, 0]}]}"#, "translation"),
             (#"{"convention": "world_to_camera", "images": []}"#, "convention"),
+            (#"{"images": [{"file": "x.jpg", "registered": false}, {"file": "x.jpg", "registered": false}]}"#,
+             "images 0 and 1 are both \"x.jpg\""),
         ]
         for (index, (text, expected)) in cases.enumerated() {
             let url = try write(text, named: "case\(index).json")

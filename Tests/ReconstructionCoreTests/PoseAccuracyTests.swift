@@ -54,6 +54,15 @@ final class PoseAccuracyTests: XCTestCase {
         XCTAssertLessThan(report.maxPositionError, 1e-9)
     }
 
+    func testEstimatedCentresThatCoincideAreAnErrorSayingSo() {
+        let truth = cameras(count: 5)
+        let estimated = truth.map { NamedPose(name: $0.name, worldFromCamera: RigidTransform(rotation: .identity, translation: Vector3(1, 2, 3))) }
+        XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)) { error in
+            XCTAssertEqual(error as? PoseAccuracyError, .degenerateCentres(5))
+            XCTAssertTrue("\(error)".contains("coincide or lie on one line"), "\(error)")
+        }
+    }
+
     func testTooFewCommonCamerasIsAnErrorShowingNamesFromBothSides() {
         let truth = cameras(count: 4)
         XCTAssertThrowsError(try PoseAccuracyReport.evaluate(estimated: Array(truth.prefix(2)), groundTruth: truth))
