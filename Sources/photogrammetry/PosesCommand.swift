@@ -54,32 +54,7 @@ struct PosesCommand: AsyncParsableCommand {
 
     @OptionGroup var known: IntrinsicsOptions
 
-    @Flag(help: "Refine given intrinsics in bundle adjustment instead of holding them fixed.")
-    var refineIntrinsics = false
-
-    @Option(help: ArgumentHelp("Pair selection: auto, exhaustive, sequential or retrieval.", discussion: """
-        auto: every pair up to \(PairSelection.exhaustiveLimit) images; beyond, each image with its \
-        \(PairSelection.automaticNeighbours) most similar images (retrieval) and the next \
-        \(PairSelection.automaticWindow) in name order. sequential: each image with the next --window \
-        (ordered captures: video, an orbit). retrieval: each image with its --neighbours most similar \
-        images (VLAD over a vocabulary learnt from the photos) plus the next --window in name order.
-        """))
-    var matching: MatchingMode = .auto
-
-    @Option(help: "Images matched with the next N in name order (--matching sequential: default 20; retrieval: default 0).")
-    var window: Int?
-
-    @Option(help: "Most similar images matched per image with --matching retrieval.")
-    var neighbours = 10
-
-    @Option(help: "Longest image side used for features, pixels (larger images are resized).")
-    var maxImageSize = 3200
-
-    @Option(help: "Maximum features per image.")
-    var maxFeatures = 8192
-
-    @Option(help: "Feature sensitivity: normal (SIFT from the photo's own resolution) or high (from twice it, as COLMAP's default; more precise rotations, about 2.7 GB peak and 1.5–2× the time on 6-megapixel photos).")
-    var featureSensitivity: FeatureSensitivity = .normal
+    @OptionGroup var estimation: PoseOptions
 
     @Option(help: "Checkpoint folder: finished stages are saved there and reused by a later run on the same photos and options.", completion: .directory)
     var checkpoint: String?
@@ -89,26 +64,6 @@ struct PosesCommand: AsyncParsableCommand {
 
     @Flag(help: "Print progress as JSON lines instead of text.")
     var json = false
-
-    /// The window of `--matching sequential` (and of a session told its samples are ordered).
-    var sequentialWindow: Int { window ?? 20 }
-
-    enum MatchingMode: String, ExpressibleByArgument, CaseIterable {
-        case auto, exhaustive, sequential, retrieval
-    }
-
-    enum FeatureSensitivity: String, ExpressibleByArgument, CaseIterable {
-        case normal, high
-    }
-
-    func validate() throws {
-        if maxImageSize < 64 { throw ValidationError("--max-image-size must be at least 64") }
-        if maxFeatures < 64 { throw ValidationError("--max-features must be at least 64") }
-        if let window, window < (matching == .sequential ? 1 : 0) {
-            throw ValidationError("--window must be at least \(matching == .sequential ? 1 : 0)")
-        }
-        if neighbours < 1 { throw ValidationError("--neighbours must be at least 1") }
-    }
 
     func run() async throws {
         let reporter = ProgressReporter(json: json)
@@ -184,21 +139,7 @@ struct PosesCommand: AsyncParsableCommand {
 
     /// The session configuration these options describe.
     func sessionConfiguration() -> PhotogrammetrySession.Configuration {
-        var options = PoseEstimation.Options()
-        options.features.maxImageDimension = maxImageSize
-        options.features.maxFeatures = maxFeatures
-        options.mapper.refineGivenIntrinsics = refineIntrinsics
-        switch matching {
-        case .auto: options.pairSelection = .automatic
-        case .exhaustive: options.pairSelection = .exhaustive
-        case .sequential: options.pairSelection = .sequential(window: sequentialWindow)
-        case .retrieval: options.pairSelection = .retrieval(neighbours: neighbours, window: window ?? 0)
-        }
-        var configuration = PhotogrammetrySession.Configuration()
-        configuration.poseEstimation = options
-        configuration.featureSensitivity = featureSensitivity == .high ? .high : .normal
-        configuration.sampleOrdering = matching == .sequential ? .sequential : .unordered
-        configuration.sequentialWindow = sequentialWindow
+        var configuration = estimation.sessionConfiguration()
         configuration.isObjectMaskingEnabled = objectMasking
         configuration.checkpointDirectory = checkpoint.map { URL(fileURLWithPath: $0, isDirectory: true) }
         return configuration

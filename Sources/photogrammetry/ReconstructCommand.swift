@@ -81,6 +81,8 @@ struct ReconstructCommand: ParsableCommand {
 
     @OptionGroup var known: IntrinsicsOptions
 
+    @OptionGroup(title: "Pose estimation (structure from motion, unless the poses are known)") var estimation: PoseOptions
+
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
     var poses: String?
 
@@ -247,7 +249,7 @@ struct ReconstructCommand: ParsableCommand {
             for warning in photos.warnings { reporter.warning(warning) }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: photos.sources.count, stereoSize: stereoSize, estimatesPoses: true))
             reporter.note("estimating poses")
-            let report = try PoseEstimation().run(photos.sources) { [progress] in
+            let report = try PoseEstimation(options: estimation.sessionConfiguration().resolvedPoseOptions).run(photos.sources) { [progress] in
                 progress.update(ProcessingStage($0.stage), $0.fraction)
             }
             progress.finish()
@@ -312,7 +314,8 @@ struct ReconstructCommand: ParsableCommand {
     private func stageWeights(photos: Int, stereoSize: Int, estimatesPoses: Bool) -> [(ProcessingStage, weight: Double)] {
         var weights: [(ProcessingStage, weight: Double)] = []
         if estimatesPoses {
-            weights += ETAEstimator.poseStageWeights(imageCount: photos, pairCount: PairSelection.automatic.estimatedPairCount(imageCount: photos))
+            let pairs = estimation.sessionConfiguration().resolvedPoseOptions.pairSelection.estimatedPairCount(imageCount: photos)
+            weights += ETAEstimator.poseStageWeights(imageCount: photos, pairCount: pairs)
         }
         weights += ETAEstimator.modelStageWeights(imageCount: photos, modelCount: writesMesh ? 0 : 1, stereoImageDimension: stereoSize)
             .map { stage, weight in (stage, stage == .dense && noStereo ? weight / 10 : weight) }

@@ -43,4 +43,17 @@ final class ReconstructOutputChecksTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("warning: holding out every 1000th photo leaves none of the 30 out"), result.output)
     }
+
+    /// The pose options of `poses` apply to `reconstruct` too, with the same checks.
+    func testPoseOptionsAreCheckedAsInPoses() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let out = try BatchCaptures.temporaryDirectory(self)
+        let result = try CLIRunner.run(["reconstruct", capture.path, "-o", out.appendingPathComponent("mesh.ply").path, "--max-image-size", "32"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("--max-image-size must be at least 64"), result.output)
+        let help = try CLIRunner.run(["reconstruct", "--help"])
+        for option in ["--matching", "--max-features", "--feature-sensitivity", "--refine-intrinsics"] {
+            XCTAssertTrue(help.output.contains(option), option)
+        }
+    }
 }
