@@ -67,10 +67,15 @@ struct PosesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reporter = ProgressReporter(json: json)
+        let outputExisted = FileManager.default.fileExists(atPath: output)
         do {
             try await estimate(reporter: reporter)
         } catch {
             if !(error is ExitCode) { reporter.failure(error) }
+            // A run that wrote nothing leaves no empty output folder of its own behind.
+            if !outputExisted, (try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty == true {
+                try? FileManager.default.removeItem(atPath: output)
+            }
             throw error
         }
     }

@@ -76,6 +76,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(plain.output.contains("warning"), plain.output)
     }
 
+    func testAFailedRunLeavesNoEmptyOutputFolder() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let dir = try makeFolder()
+        try FileManager.default.copyItem(at: capture.appendingPathComponent("images/0001.jpg"), to: dir.appendingPathComponent("0001.jpg"))
+        let out = dir.appendingPathComponent("out")
+        let result = try run(["poses", dir.path, "-o", out.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "no empty output folder left: \(result.output)")
+    }
+
     func testEvaluateRefusesAThresholdThatIsNotAFraction() throws {
         let dir = try makeFolder()
         for value in ["0", "1.5", "nan"] {
