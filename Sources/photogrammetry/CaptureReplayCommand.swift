@@ -100,7 +100,18 @@ struct CaptureReplayCommand: ParsableCommand {
     func validate() throws {
         if analysisSize < 64 { throw ValidationError("--analysis-size must be at least 64") }
         _ = try parsedBox()
-        do { try options().session.validate() } catch { throw ValidationError("\(error)") }
+        do { try options().session.validate() } catch { throw ValidationError(Self.inFlags("\(error)")) }
+    }
+
+    /// The session's option names in a message, as this command's flags.
+    static func inFlags(_ message: String) -> String {
+        let flags = [("maximumShots", "--max-shots"), ("coverageBinCount", "--coverage-bins"), ("minimumMeanLuminance", "--min-luminance"),
+                     ("minimumSharpness", "--min-sharpness"), ("maximumSpeedMetresPerSecond", "--max-speed"),
+                     ("maximumTurnRateDegreesPerSecond", "--max-turn-rate"), ("minimumDistanceInBoxDiagonals", "--min-distance"),
+                     ("maximumDistanceInBoxDiagonals", "--max-distance"), ("minimumBoxFractionInView", "--min-box-fraction"),
+                     ("minimumDegreesBetweenShots", "--min-degrees-between-shots"),
+                     ("minimumSecondsBetweenShots", "--min-seconds-between-shots")]
+        return flags.reduce(message) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
 
     func parsedBox() throws -> BoundingBox? {

@@ -38,7 +38,10 @@ struct ReplayPrinter {
         print("\(summary.frames) frames: \(summary.invalidFrames) invalid, \(summary.detectingFrames) detecting, \(summary.capturingFrames) capturing; \(summary.savedShots) shots saved")
         let rejections = summary.rejectedByFeedback.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         print("rejected: \(rejections.isEmpty ? "none by feedback" : rejections.joined(separator: ", ")); \(summary.rejectedWithoutNewViewpoint) without a new viewpoint; \(summary.rejectedAtShotLimit) at the shot limit")
-        let passes = summary.completedPasses.isEmpty ? "no scan pass completed" : "completed scan pass(es) \(summary.completedPasses.map(String.init).joined(separator: ", "))"
+        let passNumbers = summary.completedPasses.map(String.init)
+        let passes = passNumbers.isEmpty ? "no scan pass completed"
+            : passNumbers.count == 1 ? "scan pass \(passNumbers[0]) completed"
+            : "scan passes \(passNumbers.dropLast().joined(separator: ", ")) and \(passNumbers.last!) completed"
         let flip = summary.flipRecommended.map { $0 ? "flip recommended" : "not flippable: do another pass at a different height" } ?? "no flip advice"
         print("coverage dial \(summary.dialFilledBins)/\(summary.dialTotalBins); \(passes); \(flip); session \(summary.finalState)")
         print(String(format: "wrote %d shots%@ to %@ in %.1f s", summary.savedShots, summary.wroteIntrinsics ? " and K.txt" : "", output.path, seconds))

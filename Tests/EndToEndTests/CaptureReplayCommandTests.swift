@@ -34,6 +34,9 @@ final class CaptureReplayCommandTests: XCTestCase {
         XCTAssertEqual(summary["savedShots"] as? Int, 10)
         XCTAssertEqual(summary["completedPasses"] as? [Int], [0])
 
+        let text = try CLIRunner.run(["capture", "replay", frames, "-o", dir.appendingPathComponent("text").path, "--coverage-bins", "6", "--quiet"])
+        XCTAssertTrue(text.output.contains("scan pass 0 completed"), text.output)
+
         let again = try CLIRunner.run(["capture", "replay", frames, "-o", capture])
         XCTAssertNotEqual(again.status, 0)
         XCTAssertTrue(again.output.contains("is not empty"), again.output)
@@ -47,5 +50,13 @@ final class CaptureReplayCommandTests: XCTestCase {
         let missing = try CLIRunner.run(["capture", "replay", dir.path, "-o", dir.appendingPathComponent("other").path])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.output.contains("frames.json"), missing.output)
+    }
+
+    func testAnOutOfRangeOptionIsNamedByItsFlag() throws {
+        let result = try CLIRunner.run(["capture", "replay", FileManager.default.temporaryDirectory.path, "-o", "/tmp/unused-replay",
+                                        "--min-luminance", "2"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("--min-luminance must be in 0…1"), result.output)
+        XCTAssertFalse(result.output.contains("minimumMeanLuminance"), result.output)
     }
 }
