@@ -27,6 +27,12 @@ struct CaptureFolderWriter {
                 throw CaptureReplayError(path: directory.path, "cannot be created: \(error.localizedDescription)")
             }
         }
+        // Writable before any frame is read (permissions alone miss read-only mounts): a probe file.
+        let probe = directory.appendingPathComponent(".write-test-\(UUID().uuidString)")
+        guard manager.createFile(atPath: probe.path, contents: Data()) else {
+            throw CaptureReplayError(path: directory.path, "cannot be written (no new file can be created in it)")
+        }
+        try? manager.removeItem(at: probe)
     }
 
     /// True while the folder exists.

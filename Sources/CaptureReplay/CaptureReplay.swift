@@ -63,7 +63,7 @@ public struct CaptureReplay: Sendable {
                 if case .invalid(let index, let image, let reason) = entry {
                     summary.invalidFrames += 1
                     report(FrameReport(index: index, image: image, timestamp: nil, outcome: .invalid, reason: reason,
-                                       dialTotalBins: summary.dialTotalBins))
+                                       dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 }
                 continue
             }
@@ -75,7 +75,7 @@ public struct CaptureReplay: Sendable {
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
                                    reason: "\(name) is \(size.width)×\(size.height) pixels but its intrinsics are for "
                                        + "\(frame.intrinsics.width)×\(frame.intrinsics.height)",
-                                   dialTotalBins: summary.dialTotalBins))
+                                   dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
             let analysis: FrameAnalysis
@@ -84,21 +84,21 @@ public struct CaptureReplay: Sendable {
             } catch {
                 summary.invalidFrames += 1
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
-                                   reason: "\(name) does not decode: \(error)", dialTotalBins: summary.dialTotalBins))
+                                   reason: "\(name) does not decode: \(error)", dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
             if let problem = Self.undecodableSidecar(of: frame) {
                 // Copied as it is, it would only make the reconstruction skip the photo later.
                 summary.invalidFrames += 1
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
-                                   reason: problem, dialTotalBins: summary.dialTotalBins))
+                                   reason: problem, dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
             let captureFrame = CaptureFrame(timestamp: frame.timestamp, worldFromCamera: frame.worldFromCamera,
                                             meanLuminance: analysis.meanLuminance, sharpness: analysis.sharpness,
                                             textureScore: analysis.textureScore, boxFractionInView: analysis.boxFractionInView)
             var line = FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .detecting,
-                                   analysis: analysis, dialTotalBins: summary.dialTotalBins)
+                                   analysis: analysis, dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins)
             if session.state == .detecting {
                 summary.detectingFrames += 1
                 _ = session.frameArrived(captureFrame)

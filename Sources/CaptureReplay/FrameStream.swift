@@ -103,7 +103,7 @@ public struct FrameStream: Sendable {
                               directory: URL, after lastTimestamp: Double) -> Result<Frame, Problem> {
         func fail(_ reason: String) -> Result<Frame, Problem> { .failure(Problem(reason: reason)) }
         guard !entry.image.isEmpty else { return fail("the frame names no image") }
-        let image = directory.appendingPathComponent(entry.image)
+        let image = file(entry.image, in: directory)
         guard FileManager.default.fileExists(atPath: image.path) else { return fail("\(entry.image) does not exist") }
         guard entry.timestamp.isFinite else { return fail("timestamp is not a finite number") }
         guard entry.timestamp > lastTimestamp else {
@@ -132,13 +132,18 @@ public struct FrameStream: Sendable {
                 sidecars.append(nil)
                 continue
             }
-            let url = directory.appendingPathComponent(name)
+            let url = file(name, in: directory)
             guard FileManager.default.fileExists(atPath: url.path) else { return fail("\(name) does not exist") }
             sidecars.append(url)
         }
         return .success(Frame(index: index, image: image, timestamp: entry.timestamp, worldFromCamera: worldFromCamera,
                               intrinsics: CameraIntrinsics(width: k.width, height: k.height, fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy),
                               gravity: gravity, depth: sidecars[0], depthConfidence: sidecars[1], mask: sidecars[2]))
+    }
+
+    /// A file the index names: relative to the stream's folder, or as given when absolute.
+    private static func file(_ name: String, in directory: URL) -> URL {
+        name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appendingPathComponent(name)
     }
 
     private static func vector(_ values: [Double]) -> Vector3? {

@@ -159,6 +159,15 @@ final class FrameStreamTests: XCTestCase {
         XCTAssertEqual(summary.invalidFrames, 1)
     }
 
+    func testAnAbsoluteImagePathIsUsedAsGiven() throws {
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try ImageCodec.encode(RGBImage(width: 64, height: 48, fill: (100, 110, 120))).write(to: elsewhere.appendingPathComponent("a.png"))
+        try write(index([.init(image: elsewhere.appendingPathComponent("a.png").path, timestamp: 0, rotation: Self.identity, position: [0, -1, 0])]))
+        let stream = try FrameStream.load(directory: folder)
+        XCTAssertEqual(stream.frames.first?.image.path, elsewhere.appendingPathComponent("a.png").path)
+    }
+
     /// A frame resized after recording no longer matches its intrinsics: its K would be wrong.
     func testAFrameWhoseSizeIsNotItsIntrinsicsIsInvalid() throws {
         try writeImage("a.png")
