@@ -97,9 +97,21 @@ struct EvaluateCommand: ParsableCommand {
         if let model, let modelPoses {
             var names = heldOut.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
             if names.isEmpty, let modelReport {
-                let data = try Data(contentsOf: URL(fileURLWithPath: modelReport))
-                names = try JSONDecoder().decode(ModelStageReport.self, from: data).fidelity?.views.map(\.name) ?? []
-                if names.isEmpty { throw ValidationError("\(modelReport) names no held-out photos (run reconstruct with --hold-out-every)") }
+                let report: ModelStageReport
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: modelReport)) } catch {
+                    throw CommandFailure("--model-report \(modelReport) cannot be read: \(error.localizedDescription)")
+                }
+                do {
+                    report = try JSONDecoder().decode(ModelStageReport.self, from: data)
+                } catch {
+                    throw CommandFailure("--model-report \(modelReport): not a model report written by reconstruct --model-report "
+                                         + "(\(Self.reason(error)))")
+                }
+                names = report.fidelity?.views.map(\.name) ?? []
+                if names.isEmpty {
+                    throw CommandFailure("--model-report \(modelReport) names no held-out photos (run reconstruct with --hold-out-every)")
+                }
             }
             let nested = scene.appendingPathComponent("images")
             let images = FileManager.default.fileExists(atPath: nested.path) ? nested : scene
@@ -126,6 +138,17 @@ struct EvaluateCommand: ParsableCommand {
         if let texture = report.texture {
             for view in texture.views { print(String(format: "held-out %@: PSNR %.2f dB over %d pixels", view.name, view.psnr ?? .nan, view.pixels)) }
             print(String(format: "texture fidelity: mean PSNR %.2f dB over %d held-out photos", texture.meanPSNR ?? .nan, texture.views.count))
+        }
+    }
+
+    /// Why a file did not read as JSON of the expected shape, in words.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "it has no \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
+        case DecodingError.dataCorrupted: return "it is not valid JSON"
+        default: return error.localizedDescription
         }
     }
 }

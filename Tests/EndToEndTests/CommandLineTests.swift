@@ -86,6 +86,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "no empty output folder left: \(result.output)")
     }
 
+    func testEvaluateNamesAModelReportThatIsNotOne() throws {
+        let dir = try makeFolder()
+        let report = dir.appendingPathComponent("report.json")
+        try Data(#"{"a": 1}"#.utf8).write(to: report)
+        try Data("glTF".utf8).write(to: dir.appendingPathComponent("m.glb"))
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let result = try run(["evaluate", "--ground-truth", capture.path, "--model", dir.appendingPathComponent("m.glb").path,
+                              "--model-poses", dir.path, "--model-report", report.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("--model-report \(report.path): not a model report written by reconstruct --model-report (it has no \"level\")"),
+                      result.output)
+    }
+
     func testEvaluateRefusesAThresholdThatIsNotAFraction() throws {
         let dir = try makeFolder()
         for value in ["0", "1.5", "nan"] {
