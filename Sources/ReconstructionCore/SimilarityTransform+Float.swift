@@ -19,9 +19,16 @@ extension SimilarityTransform {
     }
 }
 
-extension TriangleMesh {
-    /// The mesh moved by `transform`: positions scaled, rotated and shifted; normals rotated.
-    public func transformed(by transform: SimilarityTransform) -> TriangleMesh {
+/// Geometry made of points with optional normals, which a similarity moves as a whole.
+public protocol PointsWithNormals {
+    var positions: [SIMD3<Float>] { get set }
+    var normals: [SIMD3<Float>] { get set }
+}
+
+extension PointsWithNormals {
+    /// Moved by `transform`: positions scaled, rotated and shifted; normals rotated; everything
+    /// else (colours, triangles, the atlas) unchanged.
+    public func transformed(by transform: SimilarityTransform) -> Self {
         var out = self
         out.positions = transform.apply(positions: positions)
         out.normals = transform.rotate(directions: normals)
@@ -29,12 +36,6 @@ extension TriangleMesh {
     }
 }
 
-extension PointCloud {
-    /// The cloud moved by `transform`: positions scaled, rotated and shifted; normals rotated.
-    public func transformed(by transform: SimilarityTransform) -> PointCloud {
-        var out = self
-        out.positions = transform.apply(positions: positions)
-        out.normals = transform.rotate(directions: normals)
-        return out
-    }
-}
+extension TriangleMesh: PointsWithNormals {}
+extension PointCloud: PointsWithNormals {}
+extension TexturedMesh: PointsWithNormals {}
