@@ -57,7 +57,7 @@ struct BatchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Slurm backend")
     var slurm: SlurmOptions
 
-    enum Backend: String, ExpressibleByArgument, CaseIterable {
+    enum Backend: String, LowercaseArgument {
         case local, slurm
     }
 

@@ -132,7 +132,9 @@ struct JobsCommand: ParsableCommand {
     }
 }
 
-extension JobState: ExpressibleByArgument {}
+extension JobState: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
 
 /// Prints left-aligned columns.
 func printTable(header: [String], rows: [[String]]) {

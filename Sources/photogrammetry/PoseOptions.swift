@@ -34,11 +34,11 @@ struct PoseOptions: ParsableArguments {
     /// The window of `--matching sequential` (and of a session told its samples are ordered).
     var sequentialWindow: Int { window ?? 20 }
 
-    enum MatchingMode: String, ExpressibleByArgument, CaseIterable {
+    enum MatchingMode: String, LowercaseArgument {
         case auto, exhaustive, sequential, retrieval
     }
 
-    enum FeatureSensitivity: String, ExpressibleByArgument, CaseIterable {
+    enum FeatureSensitivity: String, LowercaseArgument {
         case normal, high
     }
 

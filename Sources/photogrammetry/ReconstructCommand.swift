@@ -257,4 +257,6 @@ struct ReconstructCommand: ParsableCommand {
     }
 }
 
-extension SurfaceReconstruction.ClosureMode: ExpressibleByArgument {}
+extension SurfaceReconstruction.ClosureMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}

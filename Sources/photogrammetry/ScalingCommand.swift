@@ -31,7 +31,7 @@ struct ScalingCommand: ParsableCommand {
     @Option(help: "Window (next images matched per image) with --matching sequential.")
     var window = 10
 
-    enum Mode: String, ExpressibleByArgument, CaseIterable {
+    enum Mode: String, LowercaseArgument {
         case auto, sequential
     }
 
