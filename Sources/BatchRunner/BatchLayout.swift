@@ -39,3 +39,35 @@ public struct BatchLayout: Sendable, Equatable {
             ?? jobDirectory(id).appendingPathComponent("output", isDirectory: true)
     }
 }
+
+extension BatchLayout {
+    /// Why `output` cannot be a job's own output folder in this batch folder, or nil: the batch
+    /// folder itself or a folder around it (a job's outputs replace its folder whole), or a place
+    /// inside `jobs/` or `slurm/`, whose folders the batch creates and removes for its jobs.
+    public func problem(withOutput output: URL) -> String? {
+        let path = output.standardizedFileURL.path, rootPath = root.path
+        if path == rootPath || rootPath.hasPrefix(path.hasSuffix("/") ? path : path + "/") {
+            return "output \(path) would hold the batch folder \(rootPath) (its ledger and every job's files); give a folder outside it"
+        }
+        for reserved in [root.appendingPathComponent("jobs").path, slurmDirectory.path]
+        where path == reserved || path.hasPrefix(reserved + "/") {
+            return "output \(path) is inside \(reserved), where the batch keeps its jobs' checkpoints and staging folders; "
+                + "give a folder outside it"
+        }
+        return nil
+    }
+}
+
+extension JobsFile {
+    /// The file with each job whose output folder `layout` reserves (`BatchLayout.problem(withOutput:)`)
+    /// made invalid, saying why, so it fails at once instead of losing another job's outputs.
+    public func checked(against layout: BatchLayout) -> JobsFile {
+        var file = self
+        file.entries = entries.map { entry in
+            guard case .valid(let spec) = entry, let output = spec.output,
+                  let problem = layout.problem(withOutput: URL(fileURLWithPath: output, isDirectory: true)) else { return entry }
+            return .invalid(id: spec.id, raw: spec.canonicalJSON(), problem: "job '\(spec.id)': \(problem)")
+        }
+        return file
+    }
+}

@@ -103,6 +103,7 @@ struct BatchCommand: AsyncParsableCommand {
     /// Enqueues the jobs file's jobs, reporting each.
     /// - Returns: the file's job ids.
     func enqueue(_ file: JobsFile, into ledger: JobLedger, reporter: BatchReporter) throws -> [String] {
+        let file = file.checked(against: BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true)))
         for entry in file.entries {
             let facts: JobFacts
             if case .valid(let spec) = entry { facts = JobFacts.scan(input: URL(fileURLWithPath: spec.input)) } else { facts = JobFacts() }

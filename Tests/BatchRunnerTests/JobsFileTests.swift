@@ -153,4 +153,29 @@ final class JobsFileTests: XCTestCase {
         let policy = RetryPolicy(maxAttempts: 5, backoffSeconds: 10, backoffMultiplier: 2, maxBackoffSeconds: 30)
         XCTAssertEqual((1...4).map(policy.delay(afterFailure:)), [10, 20, 30, 30])
     }
+
+    /// An output in the folders the batch manages for its jobs would be deleted with them: such a
+    /// job fails when it is read, not after another job has lost its outputs.
+    func testOutputsTheBatchFolderReservesAreRefused() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let file = try JobsFile.parse(Data("""
+            [{"id": "inside-jobs", "input": "cap", "requests": ["poses"], "output": "wrap/out/jobs/victim/checkpoint"},
+             {"id": "the-batch", "input": "cap", "requests": ["poses"], "output": "wrap/out"},
+             {"id": "around-it", "input": "cap", "requests": ["poses"], "output": "wrap"},
+             {"id": "slurm-logs", "input": "cap", "requests": ["poses"], "output": "wrap/out/slurm/x"},
+             {"id": "beside", "input": "cap", "requests": ["poses"], "output": "wrap/out/results/beside"},
+             {"id": "elsewhere", "input": "cap", "requests": ["poses"], "output": "results/elsewhere"}]
+            """.utf8), name: "jobs.json", baseDirectory: dir)
+        let layout = BatchLayout(root: dir.appendingPathComponent("wrap/out"))
+        let entries = file.checked(against: layout).entries
+        let root = layout.root.path
+        XCTAssertEqual(problem(entries[0]), "job 'inside-jobs': output \(root)/jobs/victim/checkpoint is inside \(root)/jobs, where the "
+                       + "batch keeps its jobs' checkpoints and staging folders; give a folder outside it")
+        XCTAssertTrue(problem(entries[1])?.contains("would hold the batch folder \(root)") == true, "\(entries[1])")
+        XCTAssertTrue(problem(entries[2])?.contains("would hold the batch folder \(root)") == true, "\(entries[2])")
+        XCTAssertTrue(problem(entries[3])?.contains("is inside \(root)/slurm") == true, "\(entries[3])")
+        XCTAssertNil(problem(entries[4]))
+        XCTAssertNil(problem(entries[5]))
+    }
 }
