@@ -68,7 +68,8 @@ extension SyntheticFrameStream {
         public var problem: String? {
             if frames < 3 { return "a stream needs at least 3 frames" }
             if imageWidth < 64 || imageHeight < 48 { return "frames must be at least 64×48 pixels" }
-            if !(frameIntervalSeconds > 0) { return "the frame interval must be positive" }
+            if !(frameIntervalSeconds > 0 && frameIntervalSeconds.isFinite) { return "the frame interval must be a positive number of seconds" }
+            if frames > 100_000 { return "a stream holds at most 100000 frames" }
             let injected = darkFrames + blurredFrames + offFrameFrames
             if let bad = injected.first(where: { !(0..<frames).contains($0) }) {
                 return "injected frame \(bad) is outside the stream (0…\(frames - 1))"

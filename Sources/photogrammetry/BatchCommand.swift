@@ -63,7 +63,7 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if workers < 1 { throw ValidationError("--workers must be at least 1") }
-        if let memoryBudget, !(memoryBudget > 0) { throw ValidationError("--memory-budget must be more than 0 GB") }
+        if let memoryBudget, !(memoryBudget > 0 && memoryBudget <= 1e6) { throw ValidationError("--memory-budget must be more than 0 and at most 1000000 GB") }
         if backend != .slurm, let option = slurm.given.first { throw ValidationError("\(option) needs --backend slurm") }
     }
 

@@ -35,10 +35,16 @@ struct RegressionCommand: ParsableCommand {
         if let only {
             let names = Set(only.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
             let unknown = names.subtracting(loaded.datasets.map(\.name))
-            guard unknown.isEmpty else { throw ValidationError("unknown dataset(s): \(unknown.sorted().joined(separator: ", "))") }
+            guard unknown.isEmpty else {
+                throw CommandFailure("unknown dataset(s): \(unknown.sorted().joined(separator: ", ")); \(manifest) has "
+                                     + loaded.datasets.map(\.name).joined(separator: ", "))
+            }
             datasets = datasets.filter { names.contains($0.name) }
         }
-        guard !datasets.isEmpty else { throw ValidationError("no dataset selected from \(manifest)") }
+        guard !datasets.isEmpty else {
+            let subsets = Set(loaded.datasets.flatMap(\.subsets)).sorted().joined(separator: ", ")
+            throw CommandFailure(subset.map { "no dataset of \(manifest) is in subset '\($0)' (its subsets: \(subsets))" } ?? "\(manifest) lists no datasets")
+        }
 
         let outputURL = URL(fileURLWithPath: output, isDirectory: true)
         try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)

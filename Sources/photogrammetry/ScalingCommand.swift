@@ -38,11 +38,17 @@ struct ScalingCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Work folder.")
     var output = "out/scaling"
 
+    var counts: [Int] { views.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+    func validate() throws {
+        guard !counts.isEmpty, counts.allSatisfy({ (3...100_000).contains($0) }) else { throw ValidationError("--views must list counts of 3…100000") }
+        _ = try PixelSize.parse(size, maximum: 16384)
+        if matching == .sequential && window < 1 { throw ValidationError("--window must be at least 1 with --matching sequential") }
+    }
+
     func run() throws {
-        let counts = views.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 3 }) else { throw ValidationError("--views must list counts ≥ 3") }
-        let dims = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard dims.count == 2 else { throw ValidationError("--size must be WxH") }
+        let (width, height) = try PixelSize.parse(size, maximum: 16384)
+        let dims = [width, height]
         let folder = URL(fileURLWithPath: output, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var runs: [ScalingRun] = []

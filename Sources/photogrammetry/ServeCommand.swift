@@ -54,16 +54,17 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         guard maxImages >= 2 else { throw ValidationError("--max-images must be at least 2") }
-        guard maxUploadMB >= 1 else { throw ValidationError("--max-upload-mb must be at least 1") }
+        guard (1...1_000_000).contains(maxUploadMB) else { throw ValidationError("--max-upload-mb must be 1…1000000") }
+        if let memoryBudget, !(memoryBudget > 0 && memoryBudget <= 1e6) { throw ValidationError("--memory-budget must be more than 0 and at most 1000000 GB") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
     }
 
     func run() async throws {
         let data = URL(fileURLWithPath: dataDirectory, isDirectory: true)
         do { try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true) } catch {
-            throw ValidationError("--data-dir \(data.path) cannot be created: \(error.localizedDescription)")
+            throw CommandFailure("--data-dir \(data.path) cannot be created: \(error.localizedDescription)")
         }
-        guard FileManager.default.isWritableFile(atPath: data.path) else { throw ValidationError("--data-dir \(data.path) is not writable") }
+        guard FileManager.default.isWritableFile(atPath: data.path) else { throw CommandFailure("--data-dir \(data.path) is not writable") }
         var configuration = NodeODMService.Configuration(dataDirectory: data)
         configuration.host = host
         configuration.port = port

@@ -45,7 +45,7 @@ struct SynthCommand: ParsableCommand {
     var format: SyntheticCaptureWriter.PhotoFormat = .jpeg
 
     func validate() throws {
-        guard views >= 3 else { throw ValidationError("--views must be at least 3") }
+        guard (3...10_000).contains(views) else { throw ValidationError("--views must be 3…10000") }
         _ = try parsedSize()
     }
 

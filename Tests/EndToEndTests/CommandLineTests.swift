@@ -99,6 +99,35 @@ final class CommandLineTests: XCTestCase {
                       result.output)
     }
 
+    /// The repository's regression manifest.
+    static let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Datasets/manifest.json")
+
+    /// Extreme but well-formed values are refused with the option's name, not a crash or a run
+    /// that fills the memory.
+    func testExtremeValuesAreRefusedByName() throws {
+        let dir = try makeFolder()
+        let cases: [([String], String)] = [
+            (["batch", dir.appendingPathComponent("jobs.json").path, "-o", dir.path, "--memory-budget", "inf"], "--memory-budget must be more than 0"),
+            (["serve", "--data-dir", dir.path, "--memory-budget", "1e300"], "--memory-budget must be more than 0"),
+            (["serve", "--data-dir", dir.path, "--max-upload-mb", "99999999999999"], "--max-upload-mb must be 1…1000000"),
+            (["scaling", "--views", "30", "--size", "1x1", "-o", dir.path], "--size must be WxH with 64 ≤ W"),
+            (["scaling", "--views", "30", "--matching", "sequential", "--window", "0", "-o", dir.path], "--window must be at least 1"),
+            (["synth", "textured-vase", "-o", dir.appendingPathComponent("s").path, "--views", "100000000"], "--views must be 3…10000"),
+            (["synth-frames", "textured-vase", "-o", dir.appendingPathComponent("f").path, "--interval", "inf"],
+             "the frame interval must be a positive number of seconds"),
+            (["regression", "--manifest", Self.manifest.path, "--only", "nosuch", "-o", dir.path],
+             "unknown dataset(s): nosuch; \(Self.manifest.path) has vase-40"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try run(arguments)
+            XCTAssertNotEqual(result.status, 0, arguments.joined(separator: " "))
+            XCTAssertTrue(result.output.contains(expected), "\(arguments.joined(separator: " ")): \(result.output)")
+            XCTAssertFalse(result.output.contains("Usage: photogrammetry <subcommand>"), result.output)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("f").path), "nothing half-written")
+    }
+
     func testEvaluateRefusesAThresholdThatIsNotAFraction() throws {
         let dir = try makeFolder()
         for value in ["0", "1.5", "nan"] {
