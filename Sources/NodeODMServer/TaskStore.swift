@@ -222,6 +222,8 @@ public actor TaskStore {
         } else {
             record.options = options
             let jobID = "\(uuid).\(record.jobIDs.count + 1)"
+            // The finished job's outputs give way to the new job's, as NodeODM's restart discards them.
+            try? FileManager.default.removeItem(at: outputDirectory(uuid))
             try enqueue(jobID, record: record)
             record.jobIDs.append(jobID)
         }

@@ -64,6 +64,28 @@ final class TaskStoreTests: XCTestCase {
         await assertRefused("only cancelled, failed or completed") { try await store.restart(task.uuid, options: nil) }
     }
 
+    /// A completed task runs again as a new job, which replaces the finished job's outputs.
+    func testACompletedTaskCanBeRestarted() async throws {
+        let store = try store()
+        let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
+        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        _ = try await store.commit(task.uuid)
+        // The job runs and completes: its outputs, with their manifest, in the task's output folder.
+        let job = try XCTUnwrap(try store.ledger.claim(task.uuid, runnerID: "r"))
+        let outputs = JobOutputs(finalDirectory: store.outputDirectory(task.uuid), attempt: 1)
+        try outputs.prepare()
+        try Data("{}".utf8).write(to: outputs.stagingDirectory.appendingPathComponent("poses.json"))
+        _ = try outputs.commit(jobID: task.uuid, specDigest: job.specDigest)
+        try store.ledger.complete(task.uuid, runnerID: "r", outputDirectory: store.outputDirectory(task.uuid), outputs: ["poses.json"])
+
+        try await store.restart(task.uuid, options: nil)
+        let info = try await store.info(task.uuid)
+        XCTAssertEqual(info.status.code, .queued)
+        XCTAssertEqual(try store.ledger.job("\(task.uuid).2")?.state, .queued)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.outputDirectory(task.uuid).appendingPathComponent("poses.json").path),
+                       "the finished job's outputs gave way")
+    }
+
     func testRemovingATaskDeletesOnlyItsFiles() async throws {
         let store = try store()
         var uuids: [String] = []
