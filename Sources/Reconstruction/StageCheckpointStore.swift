@@ -66,6 +66,9 @@ public final class StageCheckpointStore: Sendable {
     }
 
     private func write(_ data: Data, to url: URL) throws {
+        // The checkpoint folder was removed while the session ran (say its task was deleted):
+        // nothing is written back into a folder that is meant to be gone.
+        guard FileManager.default.fileExists(atPath: directory.path) else { return }
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
         do {

@@ -46,6 +46,19 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
             .filter { $0.hasSuffix(".ckpt") }
     }
 
+    /// A checkpoint folder removed while the session runs (its task deleted) is not written back.
+    func testARemovedCheckpointFolderStaysRemoved() async throws {
+        let capture = PhotogrammetrySessionTests.capture
+        let folder = try capture.writePNGs(prefix: "session-removed")
+        let checkpoint = folder.appendingPathComponent("checkpoint", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (outputs, _) = try await run(PhotogrammetrySessionTests.samples(in: folder), checkpoint: checkpoint) { _, output in
+            if case .requestProgress = output { try? FileManager.default.removeItem(at: checkpoint) }
+        }
+        XCTAssertNotNil(Self.poses(outputs), "the run itself goes on")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: checkpoint.path), "nothing written back")
+    }
+
     func testCancelKeepsFinishedWorkAndResumedRunsSkipIt() async throws {
         let capture = PhotogrammetrySessionTests.capture
         let folder = try capture.writePNGs(prefix: "session-resume")
