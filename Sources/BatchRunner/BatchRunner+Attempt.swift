@@ -19,7 +19,8 @@ extension BatchRunner {
             return
         }
         do { try outputs.prepare() } catch {
-            end(job, runnerID: runnerID, error: JobFailure("\(error)"))
+            // An output folder that cannot be made now will not be made in ten seconds either.
+            end(job, runnerID: runnerID, error: JobFailure("\(error)", isRetryable: false))
             return
         }
         let execution = JobExecution(jobID: job.id, spec: spec, attempt: job.attempts, outputDirectory: outputs.stagingDirectory,

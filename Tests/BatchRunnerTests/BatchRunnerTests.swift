@@ -89,6 +89,19 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("jobs/broken/output").path))
     }
 
+    /// An output folder that cannot be made fails its job at once: retrying would meet the same wall.
+    func testAnOutputFolderThatCannotBeMadeIsNotRetried() async throws {
+        let blocker = directory.appendingPathComponent("blocker")
+        try Data("a file".utf8).write(to: blocker)
+        var spec = BatchFixtures.spec("blocked", input: capture)
+        spec.output = blocker.appendingPathComponent("out").path
+        try ledger.enqueue(.valid(spec), facts: JobFacts.scan(input: capture))
+        let summary = try await runner(ScriptedExecutor([:])).run()
+        XCTAssertEqual(summary.failed, 1)
+        XCTAssertEqual(try ledger.job("blocked")?.attempts, 1)
+        XCTAssertTrue(try ledger.job("blocked")?.error?.contains("cannot prepare the output folder") == true)
+    }
+
     func testJobsCancelStopsARunningJobAndTheOthersComplete() async throws {
         try enqueue(["stuck", "x"])
         let executor = ScriptedExecutor(["stuck": .init(waitsForCancel: true)])
