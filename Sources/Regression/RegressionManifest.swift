@@ -112,6 +112,10 @@ public struct RegressionManifest: Codable, Sendable, Equatable {
     public func validate(file: String) throws {
         var seen = Set<String>()
         for dataset in datasets {
+            // The name is the dataset's work and report folder: a plain name, never a path out of them.
+            guard !dataset.name.isEmpty, !dataset.name.contains("/"), dataset.name != ".", dataset.name != "..", !dataset.name.hasPrefix(".") else {
+                throw RegressionError.manifest(file, "dataset name \"\(dataset.name)\" must be a plain name (no \"/\", not starting with \".\")")
+            }
             guard seen.insert(dataset.name).inserted else {
                 throw RegressionError.manifest(file, "dataset name \"\(dataset.name)\" appears twice")
             }

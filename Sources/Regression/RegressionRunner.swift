@@ -21,9 +21,10 @@ public struct RegressionRunner: Sendable {
         let folder = workDirectory.appendingPathComponent(dataset.name, isDirectory: true)
         do {
             guard let capture = try prepare(dataset, in: folder) else {
-                let path = manifestDirectory.appendingPathComponent(dataset.path ?? "").standardizedFileURL.path
+                let path = sceneDirectory(dataset.path ?? "").path
+                let hint = path.contains("/shared/") ? " (../shared must sit beside the repository)" : ""
                 return DatasetRun(dataset: dataset, outcome: DatasetOutcome(
-                    name: dataset.name, status: .skipped, message: "data absent at \(path) (../shared must sit beside the repository)"))
+                    name: dataset.name, status: .skipped, message: "data absent at \(path)\(hint)"))
             }
             log("\(dataset.name): poses")
             let poses = try PoseRun.run(capture, giveIntrinsics: dataset.intrinsics == .given,
@@ -42,10 +43,16 @@ public struct RegressionRunner: Sendable {
         }
     }
 
+    /// A dataset's `path`: relative to the manifest's folder, or as given when absolute.
+    public func sceneDirectory(_ path: String) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path, isDirectory: true)
+            : manifestDirectory.appendingPathComponent(path, isDirectory: true)).standardizedFileURL
+    }
+
     /// The capture to run, or nil when a real dataset's folder is absent.
     func prepare(_ dataset: RegressionManifest.Dataset, in folder: URL) throws -> PreparedCapture? {
         if let path = dataset.path {
-            let scene = manifestDirectory.appendingPathComponent(path, isDirectory: true).standardizedFileURL
+            let scene = sceneDirectory(path)
             guard FileManager.default.fileExists(atPath: scene.path) else { return nil }
             return try PreparedCapture.strecha(sceneDirectory: scene)
         }

@@ -37,6 +37,17 @@ final class RegressionManifestTests: XCTestCase {
 
         let emptyBound = RegressionManifest(datasets: [.init(name: "a", path: "x", thresholds: [Metric.registeredFraction: .init()])])
         XCTAssertThrowsError(try emptyBound.validate(file: "m.json"))
+        // A name is the dataset's work folder: no path out of the output folder.
+        for name in ["../../evil", "a/b", "..", ".hidden", ""] {
+            let escaping = RegressionManifest(datasets: [.init(name: name, path: "x", thresholds: [:])])
+            XCTAssertThrowsError(try escaping.validate(file: "m.json"), name) { XCTAssertTrue("\($0)".contains("must be a plain name"), "\($0)") }
+        }
+    }
+
+    func testAnAbsoluteDatasetPathIsUsedAsGiven() {
+        let runner = RegressionRunner(manifestDirectory: URL(fileURLWithPath: "/repo/Datasets"), workDirectory: URL(fileURLWithPath: "/tmp/w")) { _ in }
+        XCTAssertEqual(runner.sceneDirectory("/data/scene").path, "/data/scene")
+        XCTAssertEqual(runner.sceneDirectory("../shared/x").path, "/repo/shared/x")
     }
 
     func testJudgeFailsOnABrokenOrMissingMetricAndPassesOtherwise() {
