@@ -104,12 +104,20 @@ struct BatchCommand: AsyncParsableCommand {
     /// - Returns: the file's job ids.
     func enqueue(_ file: JobsFile, into ledger: JobLedger, reporter: BatchReporter) throws -> [String] {
         let file = file.checked(against: BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true)))
+        var invalid = 0
         for entry in file.entries {
             let facts: JobFacts
             if case .valid(let spec) = entry { facts = JobFacts.scan(input: URL(fileURLWithPath: spec.input)) } else { facts = JobFacts() }
-            reporter.enqueued(entry, outcome: try ledger.enqueue(entry, facts: facts))
+            let outcome = try ledger.enqueue(entry, facts: facts)
+            switch outcome {
+            case .rejected, .replaced(problem: .some), .invalidKept: invalid += 1
+            default: break
+            }
+            reporter.enqueued(entry, outcome: outcome)
         }
         reporter.enqueueSummary()
+        // Only enqueueing: an invalid job is this run's failure (a full run reports it as failed).
+        if enqueueOnly && invalid > 0 { throw ExitCode(1) }
         return file.entries.map(\.id)
     }
 }

@@ -39,8 +39,16 @@ final class BatchReporter: @unchecked Sendable {
                 enqueueCounts["kept (spec changed)", default: 0] += 1
                 emit(["event": "warning", "job": entry.id, "message": "the ledger's job has another spec; kept it (\(state.rawValue))"],
                      text: "warning: job '\(entry.id)' is already in the ledger (\(state.rawValue)) with another spec; kept the ledger's "
-                         + "(give the new job another id, or cancel the old one, then retry with the new spec)")
+                         + Self.conflictAdvice(state))
             }
+        }
+    }
+
+    /// How to run a changed spec under an id the ledger already holds in `state`.
+    static func conflictAdvice(_ state: JobState) -> String {
+        switch state {
+        case .queued, .running: return "(give the new job another id, or cancel the old one, then retry with the new spec)"
+        default: return "(give the new job another id; a \(state.rawValue) job keeps its spec and outputs)"
         }
     }
 

@@ -40,6 +40,14 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(again.output.contains("jobs: 20 already in the ledger"), again.output)
         XCTAssertEqual(try ledger.jobs().count, 20)
         XCTAssertEqual(try ledger.events().filter { $0.kind == .completed }.count, 20)
+
+        // A changed spec under a completed job's id is kept out, with advice that works for it.
+        var changed = jobs
+        changed[1]["priority"] = 5
+        try BatchCaptures.writeJobs(changed, to: file)
+        let edited = try CLIRunner.run(["batch", file.path, "-o", out.path, "--enqueue-only"])
+        XCTAssertTrue(edited.output.contains("with another spec; kept the ledger's (give the new job another id; a completed job keeps its spec and outputs)"),
+                      edited.output)
     }
 
     /// Acceptance 5: malformed specs and missing inputs fail those jobs alone, with messages; the others complete.
@@ -80,6 +88,9 @@ final class BatchCommandTests: XCTestCase {
         ]
         let file = dir.appendingPathComponent("jobs.json")
         try BatchCaptures.writeJobs(jobs, to: file)
+        // Only enqueueing: the invalid jobs make it fail too, as a full run does.
+        let enqueued = try CLIRunner.run(["batch", file.path, "-o", dir.appendingPathComponent("enqueued").path, "--enqueue-only"])
+        XCTAssertEqual(enqueued.status, 1, enqueued.output)
         let out = dir.appendingPathComponent("out")
         let result = try CLIRunner.run(["batch", file.path, "-o", out.path, "--workers", "2"])
         XCTAssertEqual(result.status, 1, "some jobs failed: \(result.output)")
