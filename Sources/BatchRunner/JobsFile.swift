@@ -27,6 +27,10 @@ public struct JobsFile: Sendable {
     /// - Throws: `BatchError.jobsFile` only when the file cannot be read or holds no recognisable
     ///   job structure at all.
     public static func load(_ url: URL) throws -> JobsFile {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw BatchError.jobsFile(url.path, "is a folder; give the jobs file (JSON or JSON Lines)")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw BatchError.jobsFile(url.path, "cannot be read: \(error.localizedDescription)")

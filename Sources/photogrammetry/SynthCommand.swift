@@ -55,6 +55,7 @@ struct SynthCommand: ParsableCommand {
 
     func run() throws {
         let (width, height) = try parsedSize()
+        try OutputFolder.checkFolder(output, option: "-o")
         let started = Date()
         let capture = SyntheticCapture(scene: scene, views: views, seed: seed, imageWidth: width, imageHeight: height)
         let outputURL = URL(fileURLWithPath: output, isDirectory: true)

@@ -99,6 +99,7 @@ struct SynthFramesCommand: ParsableCommand {
 
     func run() throws {
         let settings = try settings()
+        try OutputFolder.checkFolder(output, option: "-o")
         let started = Date()
         let stream = SyntheticFrameStream(settings: settings)
         let outputURL = URL(fileURLWithPath: output, isDirectory: true)

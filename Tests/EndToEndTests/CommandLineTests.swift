@@ -116,6 +116,8 @@ final class CommandLineTests: XCTestCase {
             (["synth", "textured-vase", "-o", dir.appendingPathComponent("s").path, "--views", "100000000"], "--views must be 3…10000"),
             (["synth-frames", "textured-vase", "-o", dir.appendingPathComponent("f").path, "--interval", "inf"],
              "the frame interval must be a positive number of seconds"),
+            (["synth", "textured-vase", "-o", "/proc/photogrammetry-test", "--views", "3"], "-o /proc/photogrammetry-test: cannot create files in /proc"),
+            (["batch", dir.path, "-o", dir.appendingPathComponent("b").path], "jobs file \(dir.path) is a folder; give the jobs file"),
             (["regression", "--manifest", Self.manifest.path, "--only", "nosuch", "-o", dir.path],
              "unknown dataset(s): nosuch; \(Self.manifest.path) has vase-40"),
         ]
