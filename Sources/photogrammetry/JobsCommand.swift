@@ -29,6 +29,14 @@ struct JobsCommand: ParsableCommand {
             }
             return try JobLedger(path: file)
         }
+
+        /// The ledger, with the jobs of runners that are no longer alive (killed, crashed) put back
+        /// in the queue first, as `batch` does when it starts: a cancel or retry then acts at once.
+        func openRecovered() throws -> JobLedger {
+            let ledger = try open()
+            try ledger.recoverAbandonedJobs()
+            return ledger
+        }
     }
 
     struct List: ParsableCommand {
@@ -101,7 +109,7 @@ struct JobsCommand: ParsableCommand {
         var id: String
 
         func run() throws {
-            let backend = SlurmBackend(ledger: try ledger.open(), layout: BatchLayout(root: ledger.folder), client: SlurmClient())
+            let backend = SlurmBackend(ledger: try ledger.openRecovered(), layout: BatchLayout(root: ledger.folder), client: SlurmClient())
             let outcome = try backend.cancel(id)
             if let problem = outcome.scancelProblem {
                 print("warning: \(problem); the ledger has the cancel, which its Slurm task obeys once it starts or within a second")
@@ -126,7 +134,7 @@ struct JobsCommand: ParsableCommand {
         var id: String
 
         func run() throws {
-            try ledger.open().retry(id)
+            try ledger.openRecovered().retry(id)
             print("queued job '\(id)' again; it resumes from its checkpoint when `photogrammetry batch -o \(ledger.ledger)` runs")
         }
     }

@@ -119,6 +119,31 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(retry.output.contains("its spec is invalid"), retry.output)
     }
 
+    /// A job left running by a runner that was killed is cancelled at once by `jobs cancel`
+    /// (recovered first, as `batch` recovers it), not left running with a stop request no one reads.
+    func testCancellingTheJobOfADeadRunnerCancelsIt() throws {
+        let captures = try BatchCaptures.make(1)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs([BatchCaptures.job("orphan", capture: captures[0])], to: file)
+        let out = dir.appendingPathComponent("out")
+        XCTAssertEqual(try CLIRunner.run(["batch", file.path, "-o", out.path, "--enqueue-only"]).status, 0)
+        let ledger = try JobLedger(outputFolder: out)
+        var dead = RunnerIdentity.current.record(workers: 1, now: Date().timeIntervalSince1970)
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        dead.pid = Int(exited.processIdentifier)
+        try ledger.register(dead)
+        XCTAssertEqual(try ledger.claim("orphan", runnerID: dead.id)?.state, .running)
+
+        let cancel = try CLIRunner.run(["jobs", "cancel", "orphan", "-o", out.path])
+        XCTAssertEqual(cancel.status, 0, cancel.output)
+        XCTAssertTrue(cancel.output.contains("cancelled job 'orphan'"), cancel.output)
+        XCTAssertEqual(try ledger.job("orphan")?.state, .cancelled)
+    }
+
     /// `jobs cancel` and `jobs retry` on queued jobs, then a batch run of what is queued.
     func testCancelAndRetryFromTheCommandLine() throws {
         let captures = try BatchCaptures.make(1)
