@@ -22,7 +22,15 @@ public struct NodeODMError: HTTPResponseError, CustomStringConvertible, Equatabl
     public static func notFound(_ message: String) -> NodeODMError { NodeODMError(.notFound, message) }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONReply.response(["error": message], status: status)
+        JSONReply.response(body, status: status)
+    }
+
+    /// `{"error": message}`, with `"noRetry": true` for a refusal (4xx): the same request would be
+    /// refused again, and PyODM's uploads otherwise retry it five times with growing pauses.
+    public var body: [String: Any] {
+        var body: [String: Any] = ["error": message]
+        if (400..<500).contains(status.code) { body["noRetry"] = true }
+        return body
     }
 }
 
