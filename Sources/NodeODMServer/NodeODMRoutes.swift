@@ -166,8 +166,14 @@ struct TaskForm: Decodable {
     var uuid: String
     var options: String?
 
+    /// Largest form read.
+    static let maximumBytes = 1 << 20
+
     static func read(_ request: Request, _ context: BasicRequestContext) async throws -> TaskForm {
-        let buffer = try await request.body.collect(upTo: 1 << 20)
+        let buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: Self.maximumBytes) } catch {
+            throw NodeODMError(.contentTooLarge, "the form is larger than \(Self.maximumBytes / 1024) KiB; it holds a task's uuid and options only")
+        }
         let text = String(buffer: buffer)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         var fields: [String: String] = [:]

@@ -94,6 +94,10 @@ seen["second_uuid"] = second.uuid
 seen["remove"] = second.remove()
 r = requests.get(base + "/task/%s/info" % second.uuid, params={"token": token})
 seen["removed_info"] = [r.status_code, r.json()]
+# A body far larger than any form is refused as too large.
+r = requests.post(base + "/task/cancel", params={"token": token}, data=b"x" * (2 << 20),
+                  headers={"Content-Type": "application/octet-stream"})
+seen["oversized_form"] = [r.status_code, r.json()]
 print(json.dumps(seen))
 """#
 }

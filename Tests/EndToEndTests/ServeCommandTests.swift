@@ -95,6 +95,9 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue((restarted?["options"] as? [[String: String]])?.contains(["name": "detail", "value": "none"]) == true)
         XCTAssertEqual(seen["remove"] as? Bool, true)
         XCTAssertEqual((seen["removed_info"] as? [Any])?.first as? Int, 404)
+        let oversized = seen["oversized_form"] as? [Any]
+        XCTAssertEqual(oversized?.first as? Int, 413, "\(oversized ?? [])")
+        XCTAssertTrue(((oversized?.last as? [String: Any])?["error"] as? String)?.contains("the form is larger than") == true, "\(oversized ?? [])")
         let second = try XCTUnwrap(seen["second_uuid"] as? String)
         let tasks = data.appendingPathComponent("tasks")
         XCTAssertFalse(FileManager.default.fileExists(atPath: tasks.appendingPathComponent(second).path))
