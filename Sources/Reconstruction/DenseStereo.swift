@@ -113,7 +113,10 @@ public struct DenseStereo: Sendable {
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    public func run(_ input: Input, progress: @Sendable (Progress) -> Void = { _ in }) throws -> Result {
+    /// Runs stereo on `input`, reporting `progress`; `isCancelled` is checked between views (a
+    /// view takes about a second at 1024 px), and a cancelled run throws `CancellationError`.
+    public func run(_ input: Input, isCancelled: () -> Bool = { false },
+                    progress: @Sendable (Progress) -> Void = { _ in }) throws -> Result {
         var seconds: [Stage: Double] = [:]
         func timed<T>(_ stage: Stage, _ body: () throws -> T) rethrows -> T {
             let start = Date()
@@ -179,6 +182,7 @@ public struct DenseStereo: Sendable {
             }
             try timed(stage) {
                 for (a, v) in active.enumerated() {
+                    if isCancelled() { throw CancellationError() }
                     let estimate = try estimator.estimate(
                         reference: view(v), sources: plans[v].sources.map(view), depthRange: plans[v].depthRange!,
                         mask: coarse ? loaded[v]!.halved.mask : loaded[v]!.level.mask, initial: initial(a))

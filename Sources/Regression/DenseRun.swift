@@ -44,6 +44,7 @@ public struct DenseRun: Sendable {
     public static func run(scene: SparseScene, imagesDirectory: URL, options: Options = Options(),
                            frameDepth: [String: DepthSidecar] = [:], points: [SurfaceReconstruction.PointInput] = [],
                            log: @Sendable (String) -> Void = { _ in },
+                           isCancelled: () -> Bool = { false },
                            progress: @Sendable (ProcessingStage, Double) -> Void = { _, _ in }) throws -> DenseRun {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
@@ -122,7 +123,7 @@ public struct DenseRun: Sendable {
             log("dense stereo on \(registered.count) views, photos scaled to at most \(options.stereo.maxImageDimension) px")
             do {
                 let result = try DenseStereo(options: options.stereo).run(
-                    DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks)) {
+                    DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks), isCancelled: isCancelled) {
                     progress(.dense, DenseStereo.stageShares.fraction($0.stage, $0.fraction))
                 }
                 stereo = result
@@ -133,13 +134,14 @@ public struct DenseRun: Sendable {
                     return input
                 }
                 guide = result.pointCloud.positions
-            } catch where !sidecars.isEmpty && metresPerUnit != nil {
+            } catch where !(error is CancellationError) && !sidecars.isEmpty && metresPerUnit != nil {
                 // Texture-poor objects: stereo may find nothing; depth sidecars still give a surface.
                 warnings.append("dense stereo gave no depth (\(error)); using the depth sidecars alone")
                 log("warning: \(warnings.last!)")
             }
         }
         let stereoSeconds = Date().timeIntervalSince(stereoStarted)
+        if isCancelled() { throw CancellationError() }
         progress(.dense, 1)
         if let metresPerUnit {
             for (image, _, sidecar) in sidecars {

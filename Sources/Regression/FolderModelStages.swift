@@ -68,7 +68,8 @@ public struct FolderModelStages: ModelStages {
         let denseOptions = denseOptions(for: requests.map(\.detail), custom: custom, largestPhotoSide: Self.largestPhotoSide(of: samples))
         let dense = try context.checkpointedSurface(.dense, inputs: ["\(denseOptions)"] + Self.sidecarFingerprints(in: folder)) { progress in
             // The checkpointed dense stage also fuses and meshes: one fraction over both.
-            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions, progress: { stage, fraction in
+            let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions,
+                                       isCancelled: { context.isCancelled }, progress: { stage, fraction in
                 progress(DenseRun.stereoAndFusionShares.fraction(stage, fraction))
             })
             return SurfaceStageOutput(mesh: run.surface.mesh, metresPerUnit: run.metresPerUnit)

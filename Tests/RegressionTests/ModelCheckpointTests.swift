@@ -49,4 +49,32 @@ final class ModelCheckpointTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: second.path))
         XCTAssertEqual(try Data(contentsOf: first), try Data(contentsOf: second), "the same surface gives the same model")
     }
+
+    /// A cancel during dense stereo stops it between views: the session ends cancelled long
+    /// before stereo would have finished, and no surface checkpoint is written.
+    func testACancelDuringDenseStereoStopsItBetweenViews() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-cancel-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = SyntheticCapture(scene: .texturedVase, views: 16, seed: 5, imageWidth: 480, imageHeight: 360)
+        let images = try SyntheticCaptureWriter.write(capture, to: folder.appendingPathComponent("capture"))
+        var configuration = Session.Configuration()
+        configuration.checkpointDirectory = folder.appendingPathComponent("checkpoint")
+        let session = try Session(input: images, configuration: configuration)
+        try session.process(requests: [.modelFile(url: folder.appendingPathComponent("model.glb"), detail: .preview)])
+        var denseFractions: [Double] = []
+        var cancelled = false
+        for await output in session.outputs {
+            if case .requestProgressInfo(_, let info) = output, info.processingStage == .dense {
+                denseFractions.append(info.stageFraction)
+                // Cancelled once the coarse pass is under way (past loading, 2 % of stereo).
+                if info.stageFraction > 0.03 && info.stageFraction < 0.5 { session.cancel() }
+            }
+            if case .processingCancelled = output { cancelled = true; break }
+            if case .processingComplete = output { break }
+        }
+        XCTAssertTrue(cancelled)
+        XCTAssertLessThan(denseFractions.max() ?? 1, 0.5, "stereo stopped soon after the cancel: \(denseFractions)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.checkpointDirectory!.appendingPathComponent("surface.ckpt").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("model.glb").path))
+    }
 }
