@@ -76,7 +76,14 @@ struct SynthFramesCommand: ParsableCommand {
         settings.frameIntervalSeconds = interval
         settings.elevationDegrees = elevation
         if dark == nil && blurred == nil && offFrame == nil {
-            if !noInjection { settings.injectDefaultFrames() }
+            if !noInjection {
+                settings.injectDefaultFrames()
+                let injected = settings.darkFrames + settings.blurredFrames + settings.offFrameFrames
+                if Set(injected).count != injected.count {
+                    throw ValidationError("with \(frames) frames the six default spoiled frames (2 dark, 2 blurred, 2 off-frame) would "
+                                          + "overlap; give more --frames, --no-injection, or your own --dark, --blurred and --off-frame indices")
+                }
+            }
         } else {
             settings.darkFrames = try indices(dark, option: "--dark")
             settings.blurredFrames = try indices(blurred, option: "--blurred")

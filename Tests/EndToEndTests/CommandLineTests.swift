@@ -114,6 +114,8 @@ final class CommandLineTests: XCTestCase {
             (["scaling", "--views", "30", "--size", "1x1", "-o", dir.path], "--size must be WxH with 64 ≤ W"),
             (["scaling", "--views", "30", "--matching", "sequential", "--window", "0", "-o", dir.path], "--window must be at least 1"),
             (["synth", "textured-vase", "-o", dir.appendingPathComponent("s").path, "--views", "100000000"], "--views must be 3…10000"),
+            (["synth-frames", "textured-vase", "-o", dir.appendingPathComponent("f").path, "--frames", "4"],
+             "with 4 frames the six default spoiled frames (2 dark, 2 blurred, 2 off-frame) would overlap"),
             (["synth-frames", "textured-vase", "-o", dir.appendingPathComponent("f").path, "--interval", "inf"],
              "the frame interval must be a positive number of seconds"),
             (["synth", "textured-vase", "-o", "/proc/photogrammetry-test", "--views", "3"], "-o /proc/photogrammetry-test: cannot create files in /proc"),
