@@ -58,7 +58,7 @@ final class BatchReporter: @unchecked Sendable {
                 .compactMap { key in enqueueCounts[key].map { "\($0) \(key)" } }
             var fields: [String: Any] = ["event": "enqueued"]
             for (key, count) in enqueueCounts { fields[key.replacingOccurrences(of: " ", with: "_")] = count }
-            emit(fields, text: "jobs: \(parts.joined(separator: ", "))")
+            emit(fields, text: "jobs: \(parts.isEmpty ? "none in the jobs file" : parts.joined(separator: ", "))")
         }
     }
 

@@ -132,6 +132,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("f").path), "nothing half-written")
     }
 
+    func testAnEmptyJobsFileSaysItHoldsNone() throws {
+        let dir = try makeFolder()
+        let file = dir.appendingPathComponent("jobs.json")
+        try Data("[]".utf8).write(to: file)
+        let result = try run(["batch", file.path, "-o", dir.appendingPathComponent("out").path, "--enqueue-only"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("jobs: none in the jobs file"), result.output)
+    }
+
     func testEvaluateRefusesAThresholdThatIsNotAFraction() throws {
         let dir = try makeFolder()
         for value in ["0", "1.5", "nan"] {
