@@ -32,20 +32,6 @@ public enum ModelRun {
         public var warnings: [String]
     }
 
-    /// Builds and writes the model of `dense` (poses in `scene`, photos in `imagesDirectory`).
-    /// `posesAreMetric`: the scene's own units are metres (known device poses).
-    public static func run(scene: SparseScene, dense: DenseRun, imagesDirectory: URL, budget: DetailBudget,
-                           textureFormat: CustomDetailSpecification.TextureFormat, output: URL, name: String? = nil,
-                           posesAreMetric: Bool = false, holdOutEvery: Int = 0, options: TexturedModelBuilder.Options = .init(),
-                           log: @Sendable (String) -> Void = { _ in }) throws -> Output {
-        let started = Date()
-        let built = try build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit,
-                              imagesDirectory: imagesDirectory, budget: budget, posesAreMetric: posesAreMetric,
-                              holdOutEvery: holdOutEvery, options: options, log: log)
-        let files = try write(built.model, textureFormat: textureFormat, to: output, name: name, log: log)
-        return Output(built, files: files, seconds: Date().timeIntervalSince(started))
-    }
-
     /// The model of `surface` (in metres when `metresPerUnit` is set, else in the scene's units).
     /// `modelFromWorld`: where the model goes; nil chooses it (see `modelFrame`).
     public static func build(scene: SparseScene, surface: TriangleMesh, metresPerUnit: Double?, imagesDirectory: URL,

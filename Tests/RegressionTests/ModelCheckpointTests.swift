@@ -20,13 +20,20 @@ final class ModelCheckpointTests: XCTestCase {
         return outputs
     }
 
-    func testAResumedModelRequestLoadsTheSurfaceFromTheCheckpoint() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-checkpoint-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let capture = SyntheticCapture(scene: .texturedVase, views: 12, seed: 5, imageWidth: 480, imageHeight: 360)
+    /// A synthetic vase of `views` photos in a new temporary folder (removed after the test), and
+    /// a session configuration checkpointing into it.
+    func capture(views: Int, name: String) throws -> (folder: URL, images: URL, configuration: Session.Configuration) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID())")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let capture = SyntheticCapture(scene: .texturedVase, views: views, seed: 5, imageWidth: 480, imageHeight: 360)
         let images = try SyntheticCaptureWriter.write(capture, to: folder.appendingPathComponent("capture"))
         var configuration = Session.Configuration()
         configuration.checkpointDirectory = folder.appendingPathComponent("checkpoint")
+        return (folder, images, configuration)
+    }
+
+    func testAResumedModelRequestLoadsTheSurfaceFromTheCheckpoint() async throws {
+        let (folder, images, configuration) = try capture(views: 12, name: "model-checkpoint")
         // One file name in two folders: the name goes into the glTF (mesh and node names).
         let first = folder.appendingPathComponent("first/model.glb"), second = folder.appendingPathComponent("second/model.glb")
         for url in [first, second] {
@@ -53,12 +60,7 @@ final class ModelCheckpointTests: XCTestCase {
     /// A cancel during dense stereo stops it between views: the session ends cancelled long
     /// before stereo would have finished, and no surface checkpoint is written.
     func testACancelDuringDenseStereoStopsItBetweenViews() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-cancel-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let capture = SyntheticCapture(scene: .texturedVase, views: 16, seed: 5, imageWidth: 480, imageHeight: 360)
-        let images = try SyntheticCaptureWriter.write(capture, to: folder.appendingPathComponent("capture"))
-        var configuration = Session.Configuration()
-        configuration.checkpointDirectory = folder.appendingPathComponent("checkpoint")
+        let (folder, images, configuration) = try capture(views: 16, name: "model-cancel")
         let session = try Session(input: images, configuration: configuration)
         try session.process(requests: [.modelFile(url: folder.appendingPathComponent("model.glb"), detail: .preview)])
         var denseFractions: [Double] = []
