@@ -25,8 +25,10 @@ public enum SyntheticCaptureWriter {
     }
 
     /// Renders every view (on `workers` threads) and writes the folder; returns the images folder.
+    /// Without `sidecars`, the images folder holds only the photos and K.txt, as a folder of a
+    /// camera's photos would (no masks, depth or gravity); the ground truth is written all the same.
     @discardableResult
-    public static func write(_ capture: SyntheticCapture, to directory: URL, photoFormat: PhotoFormat = .jpeg,
+    public static func write(_ capture: SyntheticCapture, to directory: URL, photoFormat: PhotoFormat = .jpeg, sidecars: Bool = true,
                              workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                              progress: @Sendable (Int) -> Void = { _ in }) throws -> URL {
         let images = directory.appendingPathComponent("images", isDirectory: true)
@@ -35,7 +37,7 @@ public enum SyntheticCaptureWriter {
         let failures = parallelMap(capture.viewCount, workers: workers) { index -> String? in
             defer { progress(done.next() + 1) }
             do {
-                try writeView(capture.view(at: index), to: images, photoFormat: photoFormat)
+                try writeView(capture.view(at: index), to: images, photoFormat: photoFormat, sidecars: sidecars)
                 return nil
             } catch {
                 return "view \(index): \(error)"
@@ -50,14 +52,15 @@ public enum SyntheticCaptureWriter {
         try PoseExport.writeAll(scene: groundTruthScene(capture, photoFormat: photoFormat), imagesDirectory: images, to: truth,
                                 worldDescription: "object frame of the synthetic capture: metres, z up, the object resting on z = 0 in the first scan pass")
         try PLYWriter.write(capture.objectMesh, to: truth.appendingPathComponent("mesh.ply"))
-        try AtomicFileWriter.write(try description(capture, photoFormat: photoFormat), to: directory.appendingPathComponent("capture.json"))
+        try AtomicFileWriter.write(try description(capture, photoFormat: photoFormat, sidecars: sidecars), to: directory.appendingPathComponent("capture.json"))
         return images
     }
 
-    static func writeView(_ view: SyntheticView, to images: URL, photoFormat: PhotoFormat) throws {
+    static func writeView(_ view: SyntheticView, to images: URL, photoFormat: PhotoFormat, sidecars: Bool) throws {
         let stem = view.name
         let photo = try ImageCodec.encode(view.image, as: photoFormat == .jpeg ? .jpeg(quality: 95) : .png)
         try AtomicFileWriter.write(photo, to: images.appendingPathComponent("\(stem).\(photoFormat.fileExtension)"))
+        guard sidecars else { return }
         try AtomicFileWriter.write(try ImageCodec.encode(view.mask), to: images.appendingPathComponent("\(stem)_mask.png"))
         let millimetres = view.depth.metres.map { UInt16(clamping: Int(($0 * 1000).rounded())) }
         try AtomicFileWriter.write(try ImageCodec.encode16(millimetres, width: view.depth.width, height: view.depth.height),
@@ -77,7 +80,7 @@ public enum SyntheticCaptureWriter {
     }
 
     /// capture.json: what was generated, so a cache can tell whether a folder matches settings.
-    static func description(_ capture: SyntheticCapture, photoFormat: PhotoFormat) throws -> Data {
+    static func description(_ capture: SyntheticCapture, photoFormat: PhotoFormat, sidecars: Bool = true) throws -> Data {
         struct View: Encodable {
             var name: String
             var pass: Int
@@ -87,6 +90,7 @@ public enum SyntheticCaptureWriter {
             var generator = "photogrammetry synth"
             var settings: SyntheticCapture.Settings
             var photoFormat: String
+            var sidecars: Bool
             var intrinsics: CameraIntrinsics
             var depthIntrinsics: CameraIntrinsics
             var objectBounds: BoundingBox
@@ -96,7 +100,7 @@ public enum SyntheticCaptureWriter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(Description(
-            settings: capture.settings, photoFormat: photoFormat.rawValue, intrinsics: capture.intrinsics,
+            settings: capture.settings, photoFormat: photoFormat.rawValue, sidecars: sidecars, intrinsics: capture.intrinsics,
             depthIntrinsics: capture.depthIntrinsics, objectBounds: capture.objectBounds,
             objectTriangles: capture.objectMesh.triangleCount,
             views: capture.shots.map { View(name: $0.name, pass: $0.pass, ring: $0.ring) }))

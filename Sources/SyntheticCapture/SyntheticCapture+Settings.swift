@@ -39,6 +39,9 @@ extension SyntheticCapture {
         public var supersampling: Int = 2
         /// Noise and losses of the LiDAR depth.
         public var lidar = LiDARModel()
+        /// What surrounds the object: a plain studio (no features off the object) or a textured
+        /// room, as around an object photographed at home.
+        public var surroundings: Surroundings = .studio
 
         public init(scene: SyntheticSceneKind, views: Int = 40, seed: UInt64 = 1, imageWidth: Int = 1024, imageHeight: Int = 768) {
             self.scene = scene
@@ -50,5 +53,16 @@ extension SyntheticCapture {
 
         /// Whether the capture has the upside-down pass.
         public var hasFlippedPass: Bool { flippedPass ?? scene.hasFlippedPassByDefault }
+    }
+}
+
+extension SyntheticCapture {
+    /// The physical surroundings of the object (`CaptureStudio`).
+    public enum Surroundings: String, Sendable, Codable, CaseIterable {
+        /// A plain grey floor under a smooth backdrop: every feature is on the object.
+        case studio
+        /// A textured floor and four textured walls a few metres away: the photos show as much
+        /// background as object, and the background has features of its own.
+        case room
     }
 }

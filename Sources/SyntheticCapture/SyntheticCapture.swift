@@ -88,21 +88,35 @@ public struct SyntheticCapture: Sendable {
         let objectTriangles = object.mesh.triangleCount
         let objectAlbedo = object.albedo
         let floorAlbedo = CaptureStudio.floorAlbedo
+        let surroundings = settings.surroundings
         passScenes = placements.map { worldFromObject in
             let objectFromWorld = worldFromObject.inverse
             var mesh = object.mesh
-            let floor = CaptureStudio.floor(objectFromWorld: objectFromWorld)
-            mesh.normals = []
-            mesh.append(floor)
-            // The object's normals, then the floor's: physical up in the object's frame.
-            let up = objectFromWorld.rotation.column(2)
-            mesh.normals = object.mesh.normals + Array(repeating: SIMD3(Float(up.x), Float(up.y), Float(up.z)), count: floor.vertexCount)
+            // The object's normals, then the surroundings'.
+            let around: TriangleMesh, normals: [SIMD3<Float>]
+            switch surroundings {
+            case .studio:
+                around = CaptureStudio.floor(objectFromWorld: objectFromWorld)
+                let up = objectFromWorld.rotation.column(2)  // physical up in the object's frame
+                normals = object.mesh.normals + Array(repeating: SIMD3(Float(up.x), Float(up.y), Float(up.z)), count: around.vertexCount)
+            case .room:
+                around = CaptureStudio.room(objectFromWorld: objectFromWorld)
+                normals = object.mesh.normals + around.normals
+            }
+            mesh.append(around)
+            mesh.normals = normals
             var photo = MeshRasterizer.Options()
             photo.supersampling = settings.supersampling
             photo.lighting = CaptureStudio.lighting(objectFromWorld: objectFromWorld)
             photo.background = CaptureStudio.background
             photo.albedo = .procedural { point in
-                point.triangleIndex < objectTriangles ? objectAlbedo(point) : floorAlbedo
+                guard point.triangleIndex >= objectTriangles else { return objectAlbedo(point) }
+                switch surroundings {
+                case .studio: return floorAlbedo
+                case .room:
+                    let p = worldFromObject.apply(Vector3(Double(point.position.x), Double(point.position.y), Double(point.position.z)))
+                    return CaptureStudio.roomAlbedo(at: SIMD3(Float(p.x), Float(p.y), Float(p.z)), footprint: point.surfaceFootprint)
+                }
             }
             var depth = MeshRasterizer.Options()
             depth.supersampling = 1

@@ -44,6 +44,12 @@ struct SynthCommand: ParsableCommand {
     @Option(help: "Photo format: jpeg (quality 95) or png.")
     var format: SyntheticCaptureWriter.PhotoFormat = .jpeg
 
+    @Option(help: "What surrounds the object: studio (a plain floor and backdrop: every feature is on the object) or room (a textured rug and walls with posters, as at home).")
+    var surroundings: SyntheticCapture.Surroundings = .studio
+
+    @Flag(help: "Write only the photos (and K.txt) in images/, as a camera would: no masks, depth or gravity sidecars. The ground truth is written all the same.")
+    var photosOnly = false
+
     func validate() throws {
         guard (3...10_000).contains(views) else { throw ValidationError("--views must be 3…10000") }
         _ = try parsedSize()
@@ -57,9 +63,11 @@ struct SynthCommand: ParsableCommand {
         let (width, height) = try parsedSize()
         try OutputFolder.checkFolder(output, option: "-o")
         let started = Date()
-        let capture = SyntheticCapture(scene: scene, views: views, seed: seed, imageWidth: width, imageHeight: height)
+        var settings = SyntheticCapture.Settings(scene: scene, views: views, seed: seed, imageWidth: width, imageHeight: height)
+        settings.surroundings = surroundings
+        let capture = SyntheticCapture(settings: settings)
         let outputURL = URL(fileURLWithPath: output, isDirectory: true)
-        try SyntheticCaptureWriter.write(capture, to: outputURL, photoFormat: format)
+        try SyntheticCaptureWriter.write(capture, to: outputURL, photoFormat: format, sidecars: !photosOnly)
         print(String(format: "wrote %d views of %@ (%d×%d) to %@ in %.1f s", views, scene.rawValue, width, height,
                      outputURL.path, Date().timeIntervalSince(started)))
     }
@@ -67,3 +75,6 @@ struct SynthCommand: ParsableCommand {
 
 extension SyntheticSceneKind: ExpressibleByArgument {}
 extension SyntheticCaptureWriter.PhotoFormat: ExpressibleByArgument {}
+extension SyntheticCapture.Surroundings: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
