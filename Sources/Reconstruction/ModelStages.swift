@@ -56,6 +56,10 @@ public final class ModelStageContext: @unchecked Sendable {
         try run.checkpointedSurface(stage, parts: inputs, body)
     }
 
+    /// Whether the session isolates the object from its surroundings
+    /// (`Configuration.isObjectMaskingEnabled`).
+    public var isObjectMaskingEnabled: Bool { run.configuration.isObjectMaskingEnabled }
+
     /// Whether the run was cancelled (check between long steps).
     public var isCancelled: Bool { run.isCancelled }
 }

@@ -24,8 +24,11 @@ extension PhotogrammetrySession {
 
         public var sampleOrdering = SampleOrdering.unordered
         public var featureSensitivity = FeatureSensitivity.normal
-        /// Use each sample's object mask to keep only the object's features. Samples without a
-        /// mask are used whole (there is no automatic segmentation yet).
+        /// Isolate the object from its surroundings: each sample's object mask keeps only the
+        /// object's features and depth; without masks, a capture whose cameras look at one place
+        /// from around it keeps its model to the object there, standing on its support
+        /// (`ObjectRegion`, `ObjectIsolation`). Off: masks are ignored and the model holds all the
+        /// surroundings the photos show.
         public var isObjectMaskingEnabled = true
         /// Where finished stages are saved. A new session with the same directory and unchanged
         /// inputs and options loads them instead of recomputing; changed ones are recomputed and

@@ -14,7 +14,9 @@ extension PhotogrammetrySession {
         case poses
         /// The sparse points with their colours.
         case pointCloud
-        /// A box around the reconstructed object.
+        /// A box around the reconstructed object (world frame): around the sparse points, or, for an
+        /// object capture without masks when the session isolates the object, around the object's
+        /// sparse points above its support (`ObjectIsolation.sparseObjectPoints`).
         case bounds
 
         /// The stages this request needs, in order.

@@ -198,7 +198,7 @@ final class SessionRun: @unchecked Sendable {
             case .poses: emit(.requestComplete(request, .poses(poses(scene: scene, report: report))))
             case .pointCloud: emit(.requestComplete(request, .pointCloud(scene.pointCloud)))
             case .bounds:
-                if let box = scene.robustBounds() {
+                if let box = objectBounds(of: scene) ?? scene.robustBounds() {
                     emit(.requestComplete(request, .bounds(box)))
                 } else {
                     emit(.requestError(request, PoseEstimation.PoseEstimationError.reconstructionFailed("no points to bound")))

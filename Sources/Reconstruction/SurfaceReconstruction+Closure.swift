@@ -6,8 +6,8 @@ extension SurfaceReconstruction {
     /// When the surface stage closes openings that no camera could see (`OpeningClosure`).
     public enum ClosureMode: String, Sendable, CaseIterable {
         /// When some depth map comes with an object mask: an object capture, whose unseen
-        /// underside should be closed. Open scenes (a wall with a fountain) have no masks and
-        /// are left as seen.
+        /// underside should be closed (masks from sidecars, or from `ObjectIsolation`). Open
+        /// scenes (a wall with a fountain) have no masks and are left as seen.
         case whenObjectMasked = "auto"
         /// Always look for openings to close (the tests of `OpeningClosure` still apply).
         case always

@@ -124,10 +124,13 @@ public struct SurfaceReconstruction: Sendable {
 
     /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic
     /// bounding box; `silhouettes` (default: the inputs' masks) give the visual hull; `up` (the
-    /// world's up direction, when known) lets the hull find the support where the depth does not.
+    /// world's up direction, when known) lets the hull find the support where the depth does not;
+    /// `support` is the plane the object rests on when it is already known (`ObjectIsolation`),
+    /// else it is looked for in the depth around the object.
     /// `progress` gets the fraction done (0…1) as the steps finish, from the calling thread.
     public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = [],
-                    silhouettes: [Silhouette] = [], up: Vector3? = nil, progress: (Double) -> Void = { _ in }) throws -> Result {
+                    silhouettes: [Silhouette] = [], up: Vector3? = nil, support: Plane? = nil,
+                    progress: (Double) -> Void = { _ in }) throws -> Result {
         let started = Date()
         let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
         let clouds = points.filter { $0.cloud.count > 0 }
@@ -159,7 +162,7 @@ public struct SurfaceReconstruction: Sendable {
         }
         let closing = closes(usable)
         // Around the object as the depth shows it: the hull may reach below its support.
-        var supportPlane = closing ? supportPlane(usable, bounds: depthBounds, voxelSize: voxel) : nil
+        var supportPlane = closing ? support ?? supportPlane(usable, bounds: depthBounds, voxelSize: voxel) : nil
         if supportPlane == nil, let hull, let up {
             supportPlane = silhouetteFloor(hull, up: up, inputs: usable, bounds: bounds, voxelSize: voxel)
         }
@@ -211,15 +214,21 @@ public struct SurfaceReconstruction: Sendable {
         return box
     }
 
-    /// 1.5 × the median pixel footprint (depth / focal length) of the depth maps (without depth
-    /// maps, 1.5 × the point clouds' median spacing), but never finer than the bounding box's
-    /// diagonal / 1500 (memory).
+    /// 1.5 × the median pixel footprint (depth / focal length) of the depth maps, inside their
+    /// masks when they have them (without depth maps, 1.5 × the point clouds' median spacing), but
+    /// never finer than the bounding box's diagonal / 1500 (memory).
     func automaticVoxelSize(_ inputs: [DepthInput], points: [PointInput] = [], bounds: BoundingBox) -> Float {
         var footprints: [Float] = inputs.isEmpty ? points.compactMap { $0.cloud.medianSpacing() } : []
         for input in inputs {
             let f = Float((input.intrinsics.fx + input.intrinsics.fy) / 2)
-            let depths = input.depth.metres
-            for i in stride(from: 0, to: depths.count, by: 97) where depths[i] > 0 { footprints.append(depths[i] / f) }
+            let depths = input.depth.metres, width = input.depth.width, height = input.depth.height
+            for i in stride(from: 0, to: depths.count, by: 97) where depths[i] > 0 {
+                if let mask = input.mask, mask.width > 0, mask.height > 0 {
+                    let mx = min(mask.width - 1, (i % width) * mask.width / width), my = min(mask.height - 1, (i / width) * mask.height / height)
+                    if mask.pixels[my * mask.width + mx] == 0 { continue }
+                }
+                footprints.append(depths[i] / f)
+            }
         }
         footprints.sort()
         let median = footprints.isEmpty ? Float(bounds.diagonal) / 500 : footprints[footprints.count / 2]

@@ -40,7 +40,9 @@ extension SurfaceAccuracy {
         let count = options.sampleCount ?? surface.sampleCount(spacing: reference.spacing, maxCount: options.maxSampleCount)
         let samples = surface.sampledPoints(count: count, seed: options.seed &+ 1, workers: options.workers)
         let index = SurfaceDistanceIndex(mesh: surface)
-        return try reference.score(samples: samples, index: index, options: options)
+        var measurement = try reference.score(samples: samples, index: index, options: options)
+        if let box = reference.cropBox { measurement.accuracy.outsideCropFraction = reconstruction.areaFraction { !box.contains($0) } }
+        return measurement
     }
 
     /// As `evaluate`, keeping every sample's distance.
@@ -49,7 +51,9 @@ extension SurfaceAccuracy {
         let reference = try GroundTruth(groundTruth, options: options)
         let points = reconstruction.positions.filter(SurfaceDistanceIndex.isFinite)
         let kept = reference.cropBox.map { box in points.filter(box.contains) } ?? points
-        return try reference.score(samples: points, index: SurfaceDistanceIndex(points: kept), options: options)
+        var measurement = try reference.score(samples: points, index: SurfaceDistanceIndex(points: kept), options: options)
+        if reference.cropBox != nil, !points.isEmpty { measurement.accuracy.outsideCropFraction = 1 - Double(kept.count) / Double(points.count) }
+        return measurement
     }
 }
 

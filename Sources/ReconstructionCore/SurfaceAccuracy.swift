@@ -80,6 +80,10 @@ public struct SurfaceAccuracy: Sendable, Codable, Equatable {
     public var cropBox: BoundingBox?
     /// Reconstruction samples (points) dropped by the crop.
     public var samplesOutsideCrop: Int
+    /// Fraction (0...1) of the whole reconstruction outside the crop box: of a mesh's area (by
+    /// triangle centres), of a point cloud's points. What an object's model keeps of its
+    /// surroundings; 0 when not cropped.
+    public var outsideCropFraction: Double = 0
 
     public init(thresholdMetres: Double, groundTruthDiagonalMetres: Double, precision: Double, recall: Double,
                 fScore: Double, chamferDistanceMetres: Double, reconstructionToGroundTruth: DirectedDistances,

@@ -88,3 +88,19 @@ extension TriangleMesh {
         return (valid, cumulative)
     }
 }
+
+extension TriangleMesh {
+    /// The fraction (0...1) of the surface's area in triangles whose centre satisfies `isIn`
+    /// (0 without area).
+    public func areaFraction(where isIn: (SIMD3<Float>) -> Bool) -> Double {
+        var total = 0.0, inside = 0.0
+        let n = UInt32(positions.count)
+        for (i, t) in triangles.enumerated() where t.x < n && t.y < n && t.z < n {
+            let area = Double(self.area(of: i))
+            guard area > 0, area.isFinite else { continue }
+            total += area
+            if isIn((positions[Int(t.x)] + positions[Int(t.y)] + positions[Int(t.z)]) / 3) { inside += area }
+        }
+        return total > 0 ? inside / total : 0
+    }
+}

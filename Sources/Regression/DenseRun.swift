@@ -28,6 +28,9 @@ public struct DenseRun: Sendable {
         public var useDepthSidecars = true
         /// Use `NNNN_mask.png` sidecars to restrict stereo to the object.
         public var useMasks = true
+        /// Without masks, keep an object capture's surface to the object (`ObjectRegion`,
+        /// `ObjectIsolation`), as Object Capture's object masking does; off keeps the surroundings.
+        public var isolatesObject = true
         /// The poses are metric (known poses from a device): depth sidecars need no scale estimate.
         public var posesAreMetric = false
         public init() {}
@@ -80,6 +83,12 @@ public struct DenseRun: Sendable {
             }
         }
 
+        // An object capture without masks: stereo looks only where the object can be, and the
+        // surface keeps to the object.
+        let isolates = options.isolatesObject && masks.isEmpty
+        var isolation = isolates ? objectRegion(scene: scene, imagesDirectory: imagesDirectory, points: scene.points.map(\.position)) : nil
+        if let isolation { log(Self.isolationNote(isolation.region)) }
+
         // LiDAR / depth sidecars and the scale they give: median ratio of sidecar depth to the
         // sparse points' depth, over every point seen by a view with depth.
         var sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
@@ -122,8 +131,9 @@ public struct DenseRun: Sendable {
         if options.useStereo {
             log("dense stereo on \(registered.count) views, photos scaled to at most \(options.stereo.maxImageDimension) px")
             do {
+                let stereoMasks = isolation.map { Self.stereoMasks(scene: scene, isolation: $0, log: log) } ?? masks
                 let result = try DenseStereo(options: options.stereo).run(
-                    DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: masks), isCancelled: isCancelled) {
+                    DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: stereoMasks), isCancelled: isCancelled) {
                     progress(.dense, DenseStereo.stageShares.fraction($0.stage, $0.fraction))
                 }
                 stereo = result
@@ -172,9 +182,15 @@ public struct DenseRun: Sendable {
                 return scaled
             }
         }
+        if isolates && isolation == nil && scene.points.isEmpty {
+            // Known poses come without sparse points: where the cameras look is found in the depth.
+            isolation = objectRegion(scene: scene, imagesDirectory: imagesDirectory, points: Self.depthSamples(inputs))
+            if let isolation { log(Self.isolationNote(isolation.region)) }
+        }
+        var surfaceOptions = options.surface
+        let support = isolation.flatMap { Self.isolate(&inputs, surface: &surfaceOptions, isolation: $0, log: log) }
         let fusedPoints = clouds.reduce(0) { $0 + $1.cloud.count }
         log("fusing \(inputs.count) depth maps" + (fusedPoints > 0 ? " and \(fusedPoints) points" : ""))
-        var surfaceOptions = options.surface
         if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
         var surface: SurfaceReconstruction.Result
         do {
@@ -184,7 +200,9 @@ public struct DenseRun: Sendable {
             }
             surface = try SurfaceReconstruction(options: surfaceOptions).run(
                 inputs, points: clouds, guidePoints: guide, silhouettes: silhouettes,
-                up: silhouettes.isEmpty ? nil : ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)) { progress(.surface, $0) }
+                up: silhouettes.isEmpty ? nil : ModelRun.up(scene: scene, imagesDirectory: imagesDirectory), support: support) {
+                progress(.surface, $0)
+            }
         } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
             throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
         }

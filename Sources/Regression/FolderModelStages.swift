@@ -65,7 +65,11 @@ public struct FolderModelStages: ModelStages {
                     custom: CustomDetailSpecification, context: ModelStageContext) throws -> [Result<URL, any Error>] {
         let folder = try Self.imagesDirectory(of: samples)
         // Dense stereo, depth fusion and meshing; checkpointed with everything they read.
-        let denseOptions = denseOptions(for: requests.map(\.detail), custom: custom, largestPhotoSide: Self.largestPhotoSide(of: samples))
+        var denseOptions = denseOptions(for: requests.map(\.detail), custom: custom, largestPhotoSide: Self.largestPhotoSide(of: samples))
+        if !context.isObjectMaskingEnabled {
+            denseOptions.useMasks = false
+            denseOptions.isolatesObject = false
+        }
         let dense = try context.checkpointedSurface(.dense, inputs: ["\(denseOptions)"] + Self.sidecarFingerprints(in: folder)) { progress in
             // The checkpointed dense stage also fuses and meshes: one fraction over both.
             let run = try DenseRun.run(scene: scene, imagesDirectory: folder, options: denseOptions,

@@ -17,6 +17,9 @@ public enum Metric {
     public static let surfacePrecision = "surface.precision"
     public static let surfaceRecall = "surface.recall"
     public static let surfaceFScore = "surface.fscore"
+    /// Fraction of the dense surface's area outside the true mesh's box (grown by 5 % of its
+    /// diagonal): surroundings kept in an object's model.
+    public static let surfaceOutsideFraction = "surface.outside_fraction"
     /// Mean PSNR (dB) of the reduced model's base colour rendered from held-out photos' cameras.
     public static let texturePSNR = "model.texture_psnr_db"
     /// Triangles of the reduced model.
@@ -27,7 +30,7 @@ public enum Metric {
 
     public static let all: Set<String> = [
         registeredFraction, positionErrorMedian, positionErrorMax, positionErrorMedianRelative,
-        rotationErrorMedian, rotationErrorMax, posesSeconds, surfacePrecision, surfaceRecall, surfaceFScore,
+        rotationErrorMedian, rotationErrorMax, posesSeconds, surfacePrecision, surfaceRecall, surfaceFScore, surfaceOutsideFraction,
         texturePSNR, modelTriangles, denseSeconds, modelSeconds,
     ]
 }

@@ -34,6 +34,7 @@ public struct ModelRegressionRun: Sendable {
             metrics[Metric.surfacePrecision] = accuracy.precision
             metrics[Metric.surfaceRecall] = accuracy.recall
             metrics[Metric.surfaceFScore] = accuracy.fScore
+            metrics[Metric.surfaceOutsideFraction] = accuracy.outsideCropFraction
         }
         let modelStarted = Date()
         let built = try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit,

@@ -48,13 +48,19 @@ public struct RegressionManifest: Codable, Sendable, Equatable {
         public var seed: UInt64
         public var width: Int
         public var height: Int
+        /// `synth --surroundings` (studio when absent).
+        public var surroundings: String?
+        /// False: photos only, as `synth --photos-only` writes them (true when absent).
+        public var sidecars: Bool?
 
-        public init(scene: String, views: Int, seed: UInt64, width: Int, height: Int) {
+        public init(scene: String, views: Int, seed: UInt64, width: Int, height: Int, surroundings: String? = nil, sidecars: Bool? = nil) {
             self.scene = scene
             self.views = views
             self.seed = seed
             self.width = width
             self.height = height
+            self.surroundings = surroundings
+            self.sidecars = sidecars
         }
     }
 

@@ -8,14 +8,24 @@ enum SyntheticCaptureCache {
         guard let kind = SyntheticSceneKind(rawValue: source.scene) else {
             throw RegressionError.dataset(source.scene, "unknown synthetic scene (known: \(SyntheticSceneKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let capture = SyntheticCapture(scene: kind, views: source.views, seed: source.seed,
-                                       imageWidth: source.width, imageHeight: source.height)
-        let expected = try SyntheticCaptureWriter.description(capture, photoFormat: .jpeg)
+        var settings = SyntheticCapture.Settings(scene: kind, views: source.views, seed: source.seed,
+                                                 imageWidth: source.width, imageHeight: source.height)
+        if let name = source.surroundings {
+            guard let surroundings = SyntheticCapture.Surroundings(rawValue: name) else {
+                throw RegressionError.dataset(source.scene, "unknown surroundings \"\(name)\" (known: "
+                                              + SyntheticCapture.Surroundings.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            settings.surroundings = surroundings
+        }
+        let capture = SyntheticCapture(settings: settings)
+        let sidecars = source.sidecars ?? true
+        let expected = try SyntheticCaptureWriter.description(capture, photoFormat: .jpeg, sidecars: sidecars)
         let descriptionURL = folder.appendingPathComponent("capture.json")
         if (try? Data(contentsOf: descriptionURL)) != expected {
-            log("generating \(source.scene): \(source.views) views at \(source.width)×\(source.height), seed \(source.seed)")
+            log("generating \(source.scene): \(source.views) views at \(source.width)×\(source.height), seed \(source.seed)"
+                + (settings.surroundings == .studio ? "" : " in a \(settings.surroundings.rawValue)") + (sidecars ? "" : ", photos only"))
             try? FileManager.default.removeItem(at: folder)
-            try SyntheticCaptureWriter.write(capture, to: folder)
+            try SyntheticCaptureWriter.write(capture, to: folder, sidecars: sidecars)
         }
         let truth = try GroundTruth.load(folder)
         let k = capture.intrinsics

@@ -27,8 +27,15 @@ struct ReconstructCommand: ParsableCommand {
             found in the depth around it (else where the photos' lowest object pixels meet the \
             hull, across the up direction of the gravity sidecars or of the cameras), the hull is \
             cut there, and what is still open is continued down to it and capped \
-            (--close-openings; never also turns the hull off). An open scene (no masks) is left \
-            as seen.
+            (--close-openings; never also turns the hull off).
+
+            Photos without masks whose cameras look at one place from around it (an object \
+            photographed all round, at least half-way) are treated as an object capture too, as \
+            Object Capture's object masking does: stereo matches only around the object's sparse \
+            points, the plane it stands on is found in the depth, and only the depth on the \
+            object above that plane is fused (then closed on the plane, without a hull). \
+            --no-object-masking ignores masks and keeps everything the photos show. An open \
+            scene (a facade, a room seen from inside) is left as seen.
 
             INPUT may also be an RGB-D keyframe folder: color_N.jpg|png, depth_N.png (16-bit mm) \
             or depth_N.tif (float metres), metadata_N.json with "intrinsics" (3×3, pixels, colour \
@@ -115,7 +122,10 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Weight of each --lidar-points point relative to one depth pixel.")
     var lidarPointsWeight: Float = 1
 
-    @Option(help: "Close openings no camera saw (the underside on a support): auto (object captures, i.e. with masks), always, never.")
+    @Flag(inversion: .prefixedNo, help: "Isolate the object: use NNNN_mask.png sidecars, and without them keep an object capture (cameras looking at one place from around it) to the object standing there. --no-object-masking ignores masks and keeps all the surroundings.")
+    var objectMasking = true
+
+    @Option(help: "Close openings no camera saw (the underside on a support): auto (object captures: with masks, or isolated without them), always, never.")
     var closeOpenings: SurfaceReconstruction.ClosureMode = .whenObjectMasked
 
     @Flag(help: "Print progress, messages and the result as JSON lines on standard output instead of text.")
@@ -198,6 +208,8 @@ struct ReconstructCommand: ParsableCommand {
         options.useStereo = !noStereo
         options.posesAreMetric = knownMetricPoses
         options.surface.closesOpenings = closeOpenings
+        options.useMasks = objectMasking
+        options.isolatesObject = objectMasking
         if knownMetricPoses { options.stereo.fallbackDepthRange = 0.05...50 }
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight)

@@ -1,0 +1,205 @@
+import Foundation
+import Meshing
+import ReconstructionCore
+
+/// Keeps the surface of an object capture to the object when its photos come without masks, as
+/// Object Capture's object masking does: the depth maps are cut to the object region the cameras
+/// look at (`ObjectRegion`), the plane the object stands on is found in the depth around it, and
+/// what lies on or below that plane is left out. The result is a mask per depth map (the depth on
+/// the object) and a box around the object, which the surface stage uses as it uses the masks and
+/// box of a masked capture: the support is not fused, and the unseen underside is closed on it.
+public struct ObjectIsolation: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// Depth samples within this fraction of the object region's diagonal of a candidate
+        /// support plane lie on it.
+        public var planeInlierFraction: Float = 0.005
+        /// Depth within this many standard deviations of the support's depth noise above it
+        /// belongs to the support, not to the object …
+        public var clearanceSigmas: Float = 3
+        /// … and never less than this many inlier distances, nor more than the next.
+        public var minimumClearanceInlierDistances: Float = 1
+        public var maximumClearanceInlierDistances: Float = 2
+        /// Depth samples per depth map along its longer side, for the plane and the box.
+        public var samplesPerSide = 160
+        /// The object's box spans these quantiles of its depth samples along each axis …
+        public var trimmedFraction = 0.002
+        /// … grown by this fraction of its size on every side.
+        public var marginFraction = 0.05
+        /// Pieces of a mask smaller than this fraction of its largest piece are left out (depth
+        /// speckles on the support around the object).
+        public var minimumMaskComponentFraction = 0.01
+        /// Depth samples the object needs; with fewer the capture is left whole.
+        public var minimumObjectSamples = 200
+        /// Candidate support planes tried (RANSAC).
+        public var planeIterations = 400
+        /// The support must carry at least this fraction of the depth samples around the object.
+        public var minimumSupportFraction: Float = 0.1
+        /// The support's normal lies within this angle of up, degrees.
+        public var maximumSupportTiltDegrees: Float = 30
+        /// Seed of the plane search's sampling.
+        public var seed: UInt64 = 1
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        /// Box around the object's depth, down to its support (world frame, scene units).
+        public var bounds: BoundingBox
+        /// The plane the object stands on, normal up towards it; nil when none was found.
+        public var supportPlane: Plane?
+        /// Per input, a mask at its depth map's resolution: 255 where its depth lies on the object.
+        public var masks: [GrayImage]
+        /// Fraction of the inputs' depth pixels on the object.
+        public var keptFraction: Double
+    }
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    /// The object's masks and box in `inputs`, or nil when too little depth lies in `region`.
+    /// `up` is the world's up direction.
+    public func isolate(_ inputs: [SurfaceReconstruction.DepthInput], region: ObjectRegion, up: Vector3) -> Result? {
+        var samples: [SIMD3<Float>] = []
+        for input in inputs {
+            let step = max(1, max(input.depth.width, input.depth.height) / max(1, options.samplesPerSide))
+            samples += SurfaceReconstruction.backProjected(input, stride: step)
+        }
+        guard let object = object(among: samples, region: region, up: up, minimumSamples: options.minimumObjectSamples) else {
+            return nil
+        }
+        let box = Box(object.bounds)
+        var kept = 0, total = 0
+        let masks = inputs.map { input -> GrayImage in
+            let k = input.intrinsics, pose = input.worldFromCamera
+            var pixels = [UInt8](repeating: 0, count: input.depth.width * input.depth.height)
+            for y in 0..<input.depth.height {
+                for x in 0..<input.depth.width {
+                    let d = Double(input.depth[x, y])
+                    guard d > 0, d.isFinite else { continue }
+                    total += 1
+                    let p = pose.apply(Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d))
+                    let point = SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z))
+                    if box.contains(point) && object.isAboveSupport(point) { pixels[y * input.depth.width + x] = 255 }
+                }
+            }
+            let mask = GrayImage(width: input.depth.width, height: input.depth.height, pixels: pixels)
+                .keepingLargeComponents(minimumFraction: options.minimumMaskComponentFraction)
+            kept += mask.pixels.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
+            return mask
+        }
+        return Result(bounds: object.bounds, supportPlane: object.plane, masks: masks,
+                      keptFraction: total > 0 ? Double(kept) / Double(total) : 0)
+    }
+
+    /// The object's points among a capture's sparse points, with their feet on the support plane
+    /// when one is found (before dense stereo, to tell stereo where to look); nil when fewer than
+    /// `minimumPoints` of them lie on it.
+    public func sparseObjectPoints(_ points: [Vector3], region: ObjectRegion, up: Vector3, minimumPoints: Int = 30) -> [SIMD3<Float>]? {
+        let samples = points.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
+        return object(among: samples, region: region, up: up, minimumSamples: minimumPoints).map { $0.points + $0.footprint }
+    }
+
+    /// Where the object is among `samples` (world points): those in the region's box, above the
+    /// plane they stand on when one is found among the samples around the region.
+    struct Object {
+        var bounds: BoundingBox
+        var plane: Plane?
+        var clearance: Float
+        /// The samples on the object, and their feet on the plane.
+        var points: [SIMD3<Float>] = []
+        var footprint: [SIMD3<Float>] = []
+
+        func isAboveSupport(_ p: SIMD3<Float>) -> Bool { plane.map { $0.signedDistance(p) > clearance } ?? true }
+    }
+
+    func object(among samples: [SIMD3<Float>], region: ObjectRegion, up: Vector3, minimumSamples: Int) -> Object? {
+        let regionBox = Box(region.box)
+        let reach = regionBox.grown(by: 2)  // the support around the object, half the region's size beyond it
+        let nearby = samples.filter { reach.contains($0) }
+        let inRegion = nearby.filter { regionBox.contains($0) }
+        let inlierDistance = options.planeInlierFraction * Float(region.box.diagonal)
+        let focus = SIMD3<Float>(Float(region.focus.x), Float(region.focus.y), Float(region.focus.z))
+        let plane = supportPlane(among: nearby, below: focus, up: SIMD3(Float(up.x), Float(up.y), Float(up.z)), inlierDistance: inlierDistance)
+        let clearance = plane.map { self.clearance(above: $0, samples: nearby, inlierDistance: inlierDistance) } ?? 0
+        var object = Object(bounds: region.box, plane: plane, clearance: clearance)
+        let above = inRegion.filter(object.isAboveSupport)
+        guard above.count >= minimumSamples else { return nil }
+        // The box reaches down to the support under the object.
+        let footprint = plane.map { plane in above.map { plane.projected($0) } } ?? []
+        guard let bounds = BoundingBox.estimate(enclosing: above + footprint, trimmedFraction: options.trimmedFraction,
+                                                marginFraction: options.marginFraction) else { return nil }
+        object.bounds = bounds
+        object.points = above
+        object.footprint = footprint
+        return object
+    }
+
+    /// The plane the object stands on: among `samples` (around the object), the level plane (normal
+    /// within `maximumSupportTiltDegrees` of `up`) below `focus` that carries the most of them
+    /// within `inlierDistance` (RANSAC, then two least-squares refits to its inliers), normal up.
+    /// Nil when the best carries fewer than `minimumSupportFraction` of the samples. Unlike
+    /// `SupportPlaneEstimator`, it needs no samples known to be on the object: the focus (where
+    /// the cameras look) is known to be above the support.
+    func supportPlane(among samples: [SIMD3<Float>], below focus: SIMD3<Float>, up: SIMD3<Float>, inlierDistance: Float) -> Plane? {
+        guard samples.count >= 30, simdLength(up) > 0 else { return nil }
+        let upward = up / simdLength(up)
+        let minimumAlignment = cos(options.maximumSupportTiltDegrees * .pi / 180)
+        let scoring = SupportPlaneEstimator.subsample(samples, count: 20000)
+        func candidate(_ plane: Plane) -> Plane? {
+            let level = simdDot(plane.normal, upward) >= 0 ? plane : plane.flipped
+            return simdDot(level.normal, upward) >= minimumAlignment && level.signedDistance(focus) > inlierDistance ? level : nil
+        }
+        func inliers(_ plane: Plane, _ points: [SIMD3<Float>]) -> [SIMD3<Float>] { points.filter { abs(plane.signedDistance($0)) <= inlierDistance } }
+        var random = SeededGenerator(seed: options.seed)
+        var best: (plane: Plane, count: Int)?
+        for _ in 0..<max(1, options.planeIterations) {
+            let a = samples[Int(random.next() % UInt64(samples.count))]
+            let b = samples[Int(random.next() % UInt64(samples.count))]
+            let c = samples[Int(random.next() % UInt64(samples.count))]
+            guard let raw = Plane(through: a, normal: simdCross(b - a, c - a)), let plane = candidate(raw) else { continue }
+            let count = scoring.reduce(0) { $0 + (abs(plane.signedDistance($1)) <= inlierDistance ? 1 : 0) }
+            if count > (best?.count ?? 0) { best = (plane, count) }
+        }
+        guard var plane = best?.plane else { return nil }
+        for _ in 0..<2 {
+            guard let (fit, _) = Plane.fitted(to: inliers(plane, samples)), let refined = candidate(fit) else { return nil }
+            plane = refined
+        }
+        let carried = Float(inliers(plane, samples).count)
+        return carried >= options.minimumSupportFraction * Float(samples.count) ? plane : nil
+    }
+
+    /// How far above `plane` depth still belongs to it: `clearanceSigmas` times the noise of the
+    /// samples on it (1.4826 × the median distance of those within three inlier distances),
+    /// kept between `minimumClearanceInlierDistances` and `maximumClearanceInlierDistances`
+    /// inlier distances (the depth at the object's foot is noisier than the support's median).
+    func clearance(above plane: Plane, samples: [SIMD3<Float>], inlierDistance: Float) -> Float {
+        var distances = samples.map { abs(plane.signedDistance($0)) }.filter { $0 < 3 * inlierDistance }
+        let ceiling = options.maximumClearanceInlierDistances * inlierDistance
+        guard !distances.isEmpty else { return ceiling }
+        distances.sort()
+        let noise = options.clearanceSigmas * 1.4826 * distances[distances.count / 2]
+        return min(max(noise, options.minimumClearanceInlierDistances * inlierDistance), ceiling)
+    }
+
+    /// An axis-aligned box as Float corners, for fast containment tests.
+    struct Box {
+        var lower: SIMD3<Float>, upper: SIMD3<Float>
+
+        init(_ box: BoundingBox) {
+            let c = box.centre, h = box.halfExtents
+            lower = SIMD3(Float(c.x - abs(h.x)), Float(c.y - abs(h.y)), Float(c.z - abs(h.z)))
+            upper = SIMD3(Float(c.x + abs(h.x)), Float(c.y + abs(h.y)), Float(c.z + abs(h.z)))
+        }
+
+        /// The box about the same centre, `factor` times as large.
+        func grown(by factor: Float) -> Box {
+            var box = self
+            let centre = (lower + upper) / 2, half = (upper - lower) / 2 * factor
+            box.lower = centre - half
+            box.upper = centre + half
+            return box
+        }
+
+        func contains(_ p: SIMD3<Float>) -> Bool { all(p .>= lower) && all(p .<= upper) }
+    }
+}
