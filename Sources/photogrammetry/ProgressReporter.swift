@@ -15,6 +15,9 @@ final class ProgressReporter {
     private var lastFraction = 0.0
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
+    /// One writer at a time; after `close(warning:)` nothing more is written.
+    private let outputLock = NSLock()
+    private var isClosed = false
 
     /// Whether messages go out as JSON lines.
     var isJSON: Bool { json }
@@ -59,12 +62,12 @@ final class ProgressReporter {
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let left = remaining.map { String(format: "  %.0f s left", $0) } ?? ""
             let line = "\r\(stage.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) [\(bar)] \(Int(fraction * 100))%\(left)   "
-            FileHandle.standardError.write(line.data(using: .utf8)!)
+            write(line, to: .standardError)
             barShown = true
         } else if stage != lastStage || decile != lastDecile {
             if decile % 5 == 0 || stage != lastStage {
                 let left = remaining.map { String(format: " (%.0f s left)", $0) } ?? ""
-                FileHandle.standardError.write("\(stage.rawValue): \(Int(fraction * 100))%\(left)\n".data(using: .utf8)!)
+                write("\(stage.rawValue): \(Int(fraction * 100))%\(left)\n", to: .standardError)
             }
         }
         lastStage = stage
@@ -74,18 +77,32 @@ final class ProgressReporter {
     /// Ends the progress bar line, if one is shown.
     func finish() {
         if barShown {
-            FileHandle.standardError.write("\n".data(using: .utf8)!)
+            write("\n", to: .standardError)
             barShown = false
         }
     }
 
     func warning(_ text: String) {
-        if json {
-            line(#"{"event":"warning","message":"\#(escaped(Self.unindented(text)))"}"#)
-        } else {
-            finish()
-            FileHandle.standardError.write("warning: \(text)\n".data(using: .utf8)!)
-        }
+        if !json { finish() }
+        let (message, handle) = warningLine(text)
+        write(message, to: handle)
+    }
+
+    /// Prints the warning `text` as the run's last message (Ctrl-C, just before the process
+    /// exits): worker threads may still report, but nothing is printed after it.
+    func close(warning text: String) {
+        if !json { finish() }
+        let (message, handle) = warningLine(text)
+        outputLock.lock()
+        defer { outputLock.unlock() }
+        guard !isClosed else { return }
+        handle.write(Data(message.utf8))
+        isClosed = true
+    }
+
+    private func warningLine(_ text: String) -> (String, FileHandle) {
+        json ? (#"{"event":"warning","message":"\#(escaped(Self.unindented(text)))"}"# + "\n", .standardOutput)
+            : ("warning: \(text)\n", .standardError)
     }
 
     func note(_ text: String) {
@@ -93,14 +110,22 @@ final class ProgressReporter {
             line(#"{"event":"note","message":"\#(escaped(Self.unindented(text)))"}"#)
         } else {
             finish()
-            FileHandle.standardError.write("\(text)\n".data(using: .utf8)!)
+            write("\(text)\n", to: .standardError)
         }
     }
 
     /// Writes one line to standard output unbuffered, so programs reading the JSON lines through a
     /// pipe see each as it happens.
     private func line(_ text: String) {
-        FileHandle.standardOutput.write((text + "\n").data(using: .utf8)!)
+        write(text + "\n", to: .standardOutput)
+    }
+
+    /// Writes `text` to `handle` unless the run was closed; one writer at a time.
+    private func write(_ text: String, to handle: FileHandle) {
+        outputLock.lock()
+        defer { outputLock.unlock() }
+        guard !isClosed else { return }
+        handle.write(Data(text.utf8))
     }
 
     /// Reports a failure that ends the run: an `error` event with `--json` (the caller still exits
