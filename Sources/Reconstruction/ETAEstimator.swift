@@ -36,9 +36,12 @@ public struct ETAEstimator: Sendable {
     /// Expected relative cost (wall seconds) of the pose stages. Measured on fountain-P11 (11
     /// photos of 6 megapixels, 55 pairs, 8192 features each) as CPU time, which other work on the
     /// machine disturbs less than wall time, relative to features at 0.65 CPU-s per image:
-    /// matching and verification 0.09 CPU-s per pair (integer descriptor products), mapping 0.18
-    /// CPU-s per image (a global adjustment every 10 % of growth; 0.16–0.25 on the development
-    /// machine, and CI runs have measured mapping faster relative to features). Features and
+    /// matching and verification 0.09 CPU-s per pair (integer descriptor products), mapping 0.27
+    /// CPU-s per image (a global adjustment every 10 % of growth). Mapping's share varies most
+    /// between machines: 0.16–0.25 CPU-s per image on the development machine until 2026-11-25,
+    /// faster relative to features on CI runs, and 0.42 on 2026-11-27 (fountain-P11: features 8.4,
+    /// matching 5.9, mapping 4.6 CPU-s), when 0.18 left the estimate at halfway 25–32 % short;
+    /// 0.27 sits between them (16 % short on that machine, 1 % over on the earlier one). Features and
     /// matching keep `workers` threads busy (95 % of the time); mapping alternates serial steps
     /// (PnP, triangulation) with 2-thread bundle adjustments (1.5 cores on average). Only the
     /// ratios matter: the estimator learns the machine's speed as it goes.
@@ -50,7 +53,7 @@ public struct ETAEstimator: Sendable {
         let parallel = 0.95 * cores, mapping = min(1.5, cores)
         return [(.features, 0.65 * Double(imageCount) / parallel),
                 (.matching, 0.09 * Double(pairCount) / parallel),
-                (.mapping, 0.18 * Double(imageCount) / mapping)]
+                (.mapping, 0.27 * Double(imageCount) / mapping)]
     }
 
     /// Weights of the dense, surface, model and export stages on the same scale as
