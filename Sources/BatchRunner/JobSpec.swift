@@ -29,9 +29,13 @@ public struct JobSpec: Codable, Sendable, Equatable {
     /// A 3×3 intrinsics matrix file (Strecha's `K.txt`), relative to `input`; held fixed. Default:
     /// EXIF focal length, else self-calibration.
     public var intrinsicsFile: String?
+    /// Whether to isolate the object (`PhotogrammetrySession.Configuration.isObjectMaskingEnabled`):
+    /// its masks, or without them the object an all-round capture surrounds. Nil: the session's
+    /// default (on); false keeps everything the photos show.
+    public var objectMasking: Bool?
 
     public init(id: String, input: String, requests: [JobRequest], output: String? = nil, priority: Int = 0,
-                retry: RetryPolicy = RetryPolicy(), intrinsicsFile: String? = nil) {
+                retry: RetryPolicy = RetryPolicy(), intrinsicsFile: String? = nil, objectMasking: Bool? = nil) {
         self.id = id
         self.input = input
         self.requests = requests
@@ -39,10 +43,11 @@ public struct JobSpec: Codable, Sendable, Equatable {
         self.priority = priority
         self.retry = retry
         self.intrinsicsFile = intrinsicsFile
+        self.objectMasking = objectMasking
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, input, requests, output, priority, retry, intrinsicsFile
+        case id, input, requests, output, priority, retry, intrinsicsFile, objectMasking
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +59,7 @@ public struct JobSpec: Codable, Sendable, Equatable {
         priority = try container.decodeIfPresent(Int.self, forKey: .priority) ?? 0
         retry = try container.decodeIfPresent(RetryPolicy.self, forKey: .retry) ?? RetryPolicy()
         intrinsicsFile = try container.decodeIfPresent(String.self, forKey: .intrinsicsFile)
+        objectMasking = try container.decodeIfPresent(Bool.self, forKey: .objectMasking)
     }
 
     /// Whether `id` can name a job (and its folder).

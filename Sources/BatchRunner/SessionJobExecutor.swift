@@ -36,6 +36,7 @@ public struct SessionJobExecutor: JobExecutor {
         var configuration = configuration
         configuration.checkpointDirectory = execution.checkpointDirectory
         configuration.poseEstimation.workers = max(1, execution.threads)
+        if let masking = spec.objectMasking { configuration.isObjectMaskingEnabled = masking }
         for case .model(let model) in spec.requests {
             if let custom = model.custom { configuration.customDetailSpecification = custom }
         }

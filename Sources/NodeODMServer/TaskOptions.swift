@@ -11,6 +11,7 @@ public struct TaskOptions: Codable, Sendable, Equatable {
     public var modelFormat: JobRequest.ModelFormat = .usdz
     public var pointCloud = true
     public var bounds = false
+    public var objectMasking = true
 
     public init() {}
 
@@ -35,6 +36,8 @@ public struct TaskOptions: Codable, Sendable, Equatable {
                    help: "Also write points.ply, the sparse points with their colours."),
         Definition(name: "bounds", type: "bool", value: "false", domain: ["true", "false"],
                    help: "Also write bounds.json, a box around the reconstructed object."),
+        Definition(name: "object-masking", type: "bool", value: "true", domain: ["true", "false"],
+                   help: "Isolate the object: its _mask photos, or without them the object that photos taken all round it surround, standing on its support. false keeps everything the photos show (a building's surroundings, the ground)."),
     ]
 
     /// Parses a task's `options` field: a JSON array of `{"name", "value"}` (values may be
@@ -77,6 +80,7 @@ public struct TaskOptions: Codable, Sendable, Equatable {
         case "model-format": modelFormat = JobRequest.ModelFormat(rawValue: lowered) ?? .usdz
         case "point-cloud": pointCloud = lowered == "true"
         case "bounds": bounds = lowered == "true"
+        case "object-masking": objectMasking = lowered == "true"
         default: break
         }
     }
@@ -84,7 +88,8 @@ public struct TaskOptions: Codable, Sendable, Equatable {
     /// The options as the task reports them (`info.options`): every option with its value.
     public var entries: [[String: String]] {
         [["name": "detail", "value": detail], ["name": "model-format", "value": modelFormat.rawValue],
-         ["name": "point-cloud", "value": String(pointCloud)], ["name": "bounds", "value": String(bounds)]]
+         ["name": "point-cloud", "value": String(pointCloud)], ["name": "bounds", "value": String(bounds)],
+         ["name": "object-masking", "value": String(objectMasking)]]
     }
 
     /// The batch job's requests: poses always; the sparse points, bounds and model as chosen.

@@ -160,6 +160,7 @@ public actor TaskStore {
         if FileManager.default.fileExists(atPath: imagesDirectory(record.uuid).appendingPathComponent(UploadName.intrinsicsFileName).path) {
             job["intrinsicsFile"] = "images/\(UploadName.intrinsicsFileName)"
         }
+        if !record.options.objectMasking { job["objectMasking"] = false }
         let data = try JSONSerialization.data(withJSONObject: job)
         let file = try JobsFile.parse(data, name: "task \(record.uuid)", baseDirectory: taskDirectory(record.uuid))
         guard let entry = file.entries.first else { throw NodeODMError.refused("task \(record.uuid): no job") }

@@ -28,6 +28,21 @@ final class JobsFileTests: XCTestCase {
         XCTAssertEqual(spec.priority, 0)
         XCTAssertEqual(spec.retry, RetryPolicy())
         XCTAssertEqual(spec.requests, [.poses, .model(.init(detail: .preview, format: .glb, path: "model-preview.glb"))])
+        XCTAssertNil(spec.objectMasking, "the session's default")
+        XCTAssertFalse(spec.canonicalJSON().contains("objectMasking"), "an unset key leaves earlier specs' digests as they were")
+    }
+
+    func testObjectMaskingCanBeTurnedOffAndMustBeABoolean() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let entries = try parse("""
+            [{"id": "room", "input": "cap", "requests": ["poses"], "objectMasking": false},
+             {"id": "word", "input": "cap", "requests": ["poses"], "objectMasking": "no"}]
+            """, in: dir)
+        guard case .valid(let spec) = entries.first else { return XCTFail("\(entries)") }
+        XCTAssertEqual(spec.objectMasking, false)
+        XCTAssertTrue(spec.canonicalJSON().contains(#""objectMasking":false"#), spec.canonicalJSON())
+        XCTAssertTrue(problem(entries[1])?.contains("objectMasking") == true, problem(entries[1]) ?? "(valid)")
     }
 
     func testEachMalformedJobFailsAloneWithItsNameAndProblem() throws {

@@ -26,7 +26,7 @@ final class ServeCommandTests: XCTestCase {
         // The node and its options.
         let info = seen["info"] as? [String: Any]
         XCTAssertEqual(info?["engine"] as? String, "photogrammetry")
-        XCTAssertEqual(seen["options"] as? [String], ["detail", "model-format", "point-cloud", "bounds"])
+        XCTAssertEqual(seen["options"] as? [String], ["detail", "model-format", "point-cloud", "bounds", "object-masking"])
 
         // Unauthenticated requests are refused with 401 and a JSON error.
         XCTAssertTrue((seen["no_token_client"] as? String)?.hasPrefix("refused") == true, "\(seen["no_token_client"] ?? "")")

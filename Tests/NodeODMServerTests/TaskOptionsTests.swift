@@ -19,6 +19,14 @@ final class TaskOptionsTests: XCTestCase {
         XCTAssertEqual(glb.entries.first, ["name": "detail", "value": "preview"])
     }
 
+    func testObjectMaskingIsOnUnlessTurnedOff() throws {
+        XCTAssertTrue(try TaskOptions.parse(nil).objectMasking)
+        let off = try TaskOptions.parse(#"[{"name":"object-masking","value":false}]"#)
+        XCTAssertFalse(off.objectMasking)
+        XCTAssertTrue(off.entries.contains(["name": "object-masking", "value": "false"]))
+        XCTAssertThrowsError(try TaskOptions.parse(#"[{"name":"object-masking","value":"maybe"}]"#))
+    }
+
     func testUnknownOptionsAndValuesAreRefusedByName() {
         for (text, expected) in [(#"[{"name":"orthophoto-resolution","value":2}]"#, "unknown option 'orthophoto-resolution'"),
                                  (#"[{"name":"detail","value":"ultra"}]"#, "option 'detail' is 'ultra'"),
