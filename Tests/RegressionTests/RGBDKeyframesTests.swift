@@ -112,13 +112,18 @@ final class RGBDKeyframesTests: XCTestCase {
         let dense = try DenseRun.run(scene: keyframes.scene, imagesDirectory: folder, options: options,
                                      frameDepth: keyframes.depthByPhotoName)
         XCTAssertEqual(dense.lidarViews, Self.capture.viewCount)
-        XCTAssertEqual(dense.surface.closure, .init(), "no masks: an open scene, nothing closed")
-        // No masks: the floor is fused too; score the object's part of the surface.
+        // No masks, but frames all round the box: it is isolated on the floor it stands on, and the
+        // floor is left out.
+        let floor = try XCTUnwrap(dense.surface.supportPlane)
+        XCTAssertGreaterThan(floor.normal.z, 0.999)
+        XCTAssertEqual(floor.offset, 0, accuracy: 0.003)
         var accuracyOptions = SurfaceAccuracy.Options()
         accuracyOptions.maxSampleCount = 20000
         accuracyOptions.cropMarginFraction = 0.05
         let accuracy = try SurfaceAccuracy.evaluate(reconstruction: dense.surface.mesh, groundTruth: Self.capture.objectMesh,
                                                     options: accuracyOptions)
+        XCTAssertLessThan(accuracy.outsideCropFraction, 0.02, "the floor around the box is not in its surface")
+        XCTAssertGreaterThan(accuracy.precision, 0.95)
         XCTAssertGreaterThan(accuracy.recall, 0.6)
     }
 }
