@@ -1,3 +1,4 @@
+import Foundation
 import ReconstructionCore
 
 /// Finds the plane an object rests on (a table, the floor) from depth samples around it.
@@ -11,6 +12,10 @@ import ReconstructionCore
 /// samples (2nd percentile) are within `maximumGapFraction` of its height (98th percentile) above
 /// it — an object hanging in the air, or a wall behind it, is not a support. Deterministic for a
 /// given seed.
+///
+/// Without masks nothing is known to be on the object, only a point above its support (where the
+/// cameras look): `estimate(samples:below:up:maximumTiltDegrees:)` runs the same RANSAC among
+/// all the samples around it, allowing only level planes below that point.
 public struct SupportPlaneEstimator: Sendable {
     public struct Options: Sendable, Equatable {
         /// Samples within this distance of a plane support it, metres.
@@ -39,32 +44,54 @@ public struct SupportPlaneEstimator: Sendable {
         guard background.count >= 30, object.count >= 30 else { return nil }
         let threshold = max(options.inlierDistance, 1e-6)
         let objectSample = Self.subsample(object, count: 2000)
-        let scoringSample = Self.subsample(background, count: 20000)
+        guard let plane = bestPlane(among: background, threshold: threshold, candidate: {
+            oriented($0, towards: objectSample, threshold: threshold)
+        }) else { return nil }
+        let heights = objectSample.map { plane.signedDistance($0) }.sorted()
+        let low = heights[heights.count / 50], high = heights[heights.count - 1 - heights.count / 50]
+        guard high > 0, low <= max(threshold, options.maximumGapFraction * high) else { return nil }
+        return plane
+    }
+
+    /// The support of an object known only by a point above it (`focus`, where the cameras look)
+    /// when no sample is known to lie on the object (no masks): among `samples` around it, the
+    /// plane within `maximumTiltDegrees` of level (normal towards `up`) and more than
+    /// `inlierDistance` below `focus` that carries the most of them. Nil when the best carries
+    /// fewer than `minimumInlierFraction` of them.
+    public func estimate(samples: [SIMD3<Float>], below focus: SIMD3<Float>, up: SIMD3<Float>, maximumTiltDegrees: Float) -> Plane? {
+        guard samples.count >= 30, simdLength(up) > 0 else { return nil }
+        let threshold = max(options.inlierDistance, 1e-6)
+        let upward = up / simdLength(up), minimumAlignment = cos(maximumTiltDegrees * .pi / 180)
+        return bestPlane(among: samples, threshold: threshold) { plane in
+            let level = simdDot(plane.normal, upward) >= 0 ? plane : plane.flipped
+            return simdDot(level.normal, upward) >= minimumAlignment && level.signedDistance(focus) > threshold ? level : nil
+        }
+    }
+
+    /// RANSAC: planes through three random `samples`, kept as `candidate` turns them (oriented, or
+    /// nil when not allowed), scored by the samples (at most 20 000, evenly strided) within
+    /// `threshold`; the best refitted to its inliers by least squares twice (still a candidate),
+    /// and returned when it carries at least `minimumInlierFraction` of the samples.
+    private func bestPlane(among samples: [SIMD3<Float>], threshold: Float, candidate: (Plane) -> Plane?) -> Plane? {
+        let scoringSample = Self.subsample(samples, count: 20000)
         var random = SeededGenerator(seed: options.seed)
         var best: (plane: Plane, inliers: Int)?
         for _ in 0..<max(1, options.iterations) {
-            let a = background[Int(random.next() % UInt64(background.count))]
-            let b = background[Int(random.next() % UInt64(background.count))]
-            let c = background[Int(random.next() % UInt64(background.count))]
-            guard let raw = Plane(through: a, normal: simdCross(b - a, c - a)),
-                  let plane = oriented(raw, towards: objectSample, threshold: threshold) else { continue }
+            let a = samples[Int(random.next() % UInt64(samples.count))]
+            let b = samples[Int(random.next() % UInt64(samples.count))]
+            let c = samples[Int(random.next() % UInt64(samples.count))]
+            guard let raw = Plane(through: a, normal: simdCross(b - a, c - a)), let plane = candidate(raw) else { continue }
             let inliers = scoringSample.reduce(0) { $0 + (abs(plane.signedDistance($1)) <= threshold ? 1 : 0) }
             if inliers > (best?.inliers ?? 0) { best = (plane, inliers) }
         }
         guard var plane = best?.plane else { return nil }
         for _ in 0..<2 {
-            let inliers = background.filter { abs(plane.signedDistance($0)) <= threshold }
-            guard let (fit, _) = Plane.fitted(to: inliers), let refined = oriented(fit, towards: objectSample, threshold: threshold) else {
-                return nil
-            }
+            let inliers = samples.filter { abs(plane.signedDistance($0)) <= threshold }
+            guard let (fit, _) = Plane.fitted(to: inliers), let refined = candidate(fit) else { return nil }
             plane = refined
         }
-        let inliers = background.reduce(0) { $0 + (abs(plane.signedDistance($1)) <= threshold ? 1 : 0) }
-        guard Float(inliers) >= options.minimumInlierFraction * Float(background.count) else { return nil }
-        let heights = objectSample.map { plane.signedDistance($0) }.sorted()
-        let low = heights[heights.count / 50], high = heights[heights.count - 1 - heights.count / 50]
-        guard high > 0, low <= max(threshold, options.maximumGapFraction * high) else { return nil }
-        return plane
+        let inliers = samples.reduce(0) { $0 + (abs(plane.signedDistance($1)) <= threshold ? 1 : 0) }
+        return Float(inliers) >= options.minimumInlierFraction * Float(samples.count) ? plane : nil
     }
 
     /// `plane` with its normal towards the object, or nil when too much of the object lies below it.

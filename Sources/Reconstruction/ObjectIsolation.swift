@@ -30,14 +30,16 @@ public struct ObjectIsolation: Sendable {
         public var minimumMaskComponentFraction = 0.01
         /// Depth samples the object needs; with fewer the capture is left whole.
         public var minimumObjectSamples = 200
-        /// Candidate support planes tried (RANSAC).
-        public var planeIterations = 400
-        /// The support must carry at least this fraction of the depth samples around the object.
-        public var minimumSupportFraction: Float = 0.1
         /// The support's normal lies within this angle of up, degrees.
         public var maximumSupportTiltDegrees: Float = 30
-        /// Seed of the plane search's sampling.
-        public var seed: UInt64 = 1
+        /// The support-plane search (`SupportPlaneEstimator.estimate(samples:below:up:maximumTiltDegrees:)`);
+        /// its `inlierDistance` is replaced as above. The support must carry a tenth of the depth
+        /// samples around the object (the floor near it, not the whole room).
+        public var supportPlane: SupportPlaneEstimator.Options = {
+            var options = SupportPlaneEstimator.Options()
+            options.minimumInlierFraction = 0.1
+            return options
+        }()
         public init() {}
     }
 
@@ -118,7 +120,10 @@ public struct ObjectIsolation: Sendable {
         let inRegion = nearby.filter { regionBox.contains($0) }
         let inlierDistance = options.planeInlierFraction * Float(region.box.diagonal)
         let focus = SIMD3<Float>(Float(region.focus.x), Float(region.focus.y), Float(region.focus.z))
-        let plane = supportPlane(among: nearby, below: focus, up: SIMD3(Float(up.x), Float(up.y), Float(up.z)), inlierDistance: inlierDistance)
+        var estimator = options.supportPlane
+        estimator.inlierDistance = inlierDistance
+        let plane = SupportPlaneEstimator(options: estimator).estimate(samples: nearby, below: focus, up: SIMD3(Float(up.x), Float(up.y), Float(up.z)),
+                                                                       maximumTiltDegrees: options.maximumSupportTiltDegrees)
         let clearance = plane.map { self.clearance(above: $0, samples: nearby, inlierDistance: inlierDistance) } ?? 0
         var object = Object(bounds: region.box, plane: plane, clearance: clearance)
         let above = inRegion.filter(object.isAboveSupport)
@@ -131,41 +136,6 @@ public struct ObjectIsolation: Sendable {
         object.points = above
         object.footprint = footprint
         return object
-    }
-
-    /// The plane the object stands on: among `samples` (around the object), the level plane (normal
-    /// within `maximumSupportTiltDegrees` of `up`) below `focus` that carries the most of them
-    /// within `inlierDistance` (RANSAC, then two least-squares refits to its inliers), normal up.
-    /// Nil when the best carries fewer than `minimumSupportFraction` of the samples. Unlike
-    /// `SupportPlaneEstimator`, it needs no samples known to be on the object: the focus (where
-    /// the cameras look) is known to be above the support.
-    func supportPlane(among samples: [SIMD3<Float>], below focus: SIMD3<Float>, up: SIMD3<Float>, inlierDistance: Float) -> Plane? {
-        guard samples.count >= 30, simdLength(up) > 0 else { return nil }
-        let upward = up / simdLength(up)
-        let minimumAlignment = cos(options.maximumSupportTiltDegrees * .pi / 180)
-        let scoring = SupportPlaneEstimator.subsample(samples, count: 20000)
-        func candidate(_ plane: Plane) -> Plane? {
-            let level = simdDot(plane.normal, upward) >= 0 ? plane : plane.flipped
-            return simdDot(level.normal, upward) >= minimumAlignment && level.signedDistance(focus) > inlierDistance ? level : nil
-        }
-        func inliers(_ plane: Plane, _ points: [SIMD3<Float>]) -> [SIMD3<Float>] { points.filter { abs(plane.signedDistance($0)) <= inlierDistance } }
-        var random = SeededGenerator(seed: options.seed)
-        var best: (plane: Plane, count: Int)?
-        for _ in 0..<max(1, options.planeIterations) {
-            let a = samples[Int(random.next() % UInt64(samples.count))]
-            let b = samples[Int(random.next() % UInt64(samples.count))]
-            let c = samples[Int(random.next() % UInt64(samples.count))]
-            guard let raw = Plane(through: a, normal: simdCross(b - a, c - a)), let plane = candidate(raw) else { continue }
-            let count = scoring.reduce(0) { $0 + (abs(plane.signedDistance($1)) <= inlierDistance ? 1 : 0) }
-            if count > (best?.count ?? 0) { best = (plane, count) }
-        }
-        guard var plane = best?.plane else { return nil }
-        for _ in 0..<2 {
-            guard let (fit, _) = Plane.fitted(to: inliers(plane, samples)), let refined = candidate(fit) else { return nil }
-            plane = refined
-        }
-        let carried = Float(inliers(plane, samples).count)
-        return carried >= options.minimumSupportFraction * Float(samples.count) ? plane : nil
     }
 
     /// How far above `plane` depth still belongs to it: `clearanceSigmas` times the noise of the
