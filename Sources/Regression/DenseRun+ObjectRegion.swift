@@ -68,7 +68,13 @@ extension DenseRun {
     /// (unless given). Returns the plane it stands on, when found.
     static func isolate(_ inputs: inout [SurfaceReconstruction.DepthInput], surface options: inout SurfaceReconstruction.Options,
                         isolation: (region: ObjectRegion, up: Vector3), log: (String) -> Void) -> Plane? {
-        guard let object = ObjectIsolation().isolate(inputs, region: isolation.region, up: isolation.up) else { return nil }
+        let object: ObjectIsolation.Result
+        switch ObjectIsolation().isolate(inputs, region: isolation.region, up: isolation.up) {
+        case .success(let result): object = result
+        case .failure(let refusal):
+            log("kept the surroundings: \(refusal)")
+            return nil
+        }
         for i in inputs.indices { inputs[i].mask = object.masks[i] }
         if options.bounds == nil { options.bounds = object.bounds }
         // Masks made from depth have holes wherever stereo found none, and stereo widens an
@@ -80,7 +86,7 @@ extension DenseRun {
     }
 
     static func isolationNote(_ region: ObjectRegion) -> String {
-        "object capture without masks: \(region.framingCameras) of \(region.cameraCount) photos look at one place; "
-            + "keeping to the object there (--no-object-masking keeps the surroundings)"
+        "object capture without masks: \(region.framingCameras) of \(region.cameraCount) photos look at one place from around it, "
+            + "where the object is looked for (--no-object-masking keeps the surroundings)"
     }
 }
