@@ -15,6 +15,21 @@ public struct TaskOptions: Codable, Sendable, Equatable {
 
     public init() {}
 
+    private enum CodingKeys: String, CodingKey {
+        case detail, modelFormat, pointCloud, bounds, objectMasking
+    }
+
+    /// A task saved by an older server lacks the options added since: they take their defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = TaskOptions()
+        detail = try container.decodeIfPresent(String.self, forKey: .detail) ?? defaults.detail
+        modelFormat = try container.decodeIfPresent(JobRequest.ModelFormat.self, forKey: .modelFormat) ?? defaults.modelFormat
+        pointCloud = try container.decodeIfPresent(Bool.self, forKey: .pointCloud) ?? defaults.pointCloud
+        bounds = try container.decodeIfPresent(Bool.self, forKey: .bounds) ?? defaults.bounds
+        objectMasking = try container.decodeIfPresent(Bool.self, forKey: .objectMasking) ?? defaults.objectMasking
+    }
+
     /// One entry of `GET /options`.
     public struct Definition: Codable, Sendable, Equatable {
         public var name: String

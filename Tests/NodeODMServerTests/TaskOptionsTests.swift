@@ -1,4 +1,5 @@
 import BatchRunner
+import Foundation
 import NodeODMServer
 import XCTest
 
@@ -25,6 +26,19 @@ final class TaskOptionsTests: XCTestCase {
         XCTAssertFalse(off.objectMasking)
         XCTAssertTrue(off.entries.contains(["name": "object-masking", "value": "false"]))
         XCTAssertThrowsError(try TaskOptions.parse(#"[{"name":"object-masking","value":"maybe"}]"#))
+    }
+
+    func testATaskSavedBeforeObjectMaskingLoadsWithItsDefault() throws {
+        let saved = #"{"detail":"preview","modelFormat":"glb","pointCloud":false,"bounds":true}"#
+        let options = try JSONDecoder().decode(TaskOptions.self, from: Data(saved.utf8))
+        XCTAssertEqual(options.detail, "preview")
+        XCTAssertEqual(options.modelFormat, .glb)
+        XCTAssertFalse(options.pointCloud)
+        XCTAssertTrue(options.bounds)
+        XCTAssertTrue(options.objectMasking)
+        var changed = options
+        changed.objectMasking = false
+        XCTAssertEqual(try JSONDecoder().decode(TaskOptions.self, from: JSONEncoder().encode(changed)), changed)
     }
 
     func testUnknownOptionsAndValuesAreRefusedByName() {
