@@ -15,8 +15,10 @@ final class ProgressReporter {
     private var lastFraction = 0.0
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
-    /// One writer at a time; after `close(warning:)` nothing more is written.
-    private let outputLock = NSLock()
+    /// Held by every method that reads or changes the state above or writes (the session's
+    /// outputs, stereo's worker threads and the Ctrl-C handler all report); recursive, as the
+    /// methods call one another. After `close(warning:)` nothing more is written.
+    private let lock = NSRecursiveLock()
     private var isClosed = false
 
     /// Whether messages go out as JSON lines.
@@ -28,6 +30,8 @@ final class ProgressReporter {
     }
 
     func handle(_ output: PhotogrammetrySession.Output) {
+        lock.lock()
+        defer { lock.unlock() }
         switch output {
         case .requestProgressInfo(_, let info):
             progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
@@ -47,6 +51,8 @@ final class ProgressReporter {
     }
 
     func progress(stage: ProcessingStage, fraction reported: Double, remaining: Double?) {
+        lock.lock()
+        defer { lock.unlock() }
         // Workers report as they finish, which is not always in order: a stage never goes back.
         let fraction = stage == lastStage ? max(reported, lastFraction) : reported
         lastFraction = fraction
@@ -76,6 +82,8 @@ final class ProgressReporter {
 
     /// Ends the progress bar line, if one is shown.
     func finish() {
+        lock.lock()
+        defer { lock.unlock() }
         if barShown {
             write("\n", to: .standardError)
             barShown = false
@@ -83,6 +91,8 @@ final class ProgressReporter {
     }
 
     func warning(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
         if !json { finish() }
         let (message, handle) = warningLine(text)
         write(message, to: handle)
@@ -91,12 +101,12 @@ final class ProgressReporter {
     /// Prints the warning `text` as the run's last message (Ctrl-C, just before the process
     /// exits): worker threads may still report, but nothing is printed after it.
     func close(warning text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed else { return }
         if !json { finish() }
         let (message, handle) = warningLine(text)
-        outputLock.lock()
-        defer { outputLock.unlock() }
-        guard !isClosed else { return }
-        handle.write(Data(message.utf8))
+        write(message, to: handle)
         isClosed = true
     }
 
@@ -106,6 +116,8 @@ final class ProgressReporter {
     }
 
     func note(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
         if json {
             line(#"{"event":"note","message":"\#(escaped(Self.unindented(text)))"}"#)
         } else {
@@ -122,8 +134,8 @@ final class ProgressReporter {
 
     /// Writes `text` to `handle` unless the run was closed; one writer at a time.
     private func write(_ text: String, to handle: FileHandle) {
-        outputLock.lock()
-        defer { outputLock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         guard !isClosed else { return }
         handle.write(Data(text.utf8))
     }
@@ -131,6 +143,8 @@ final class ProgressReporter {
     /// Reports a failure that ends the run: an `error` event with `--json` (the caller still exits
     /// non-zero and ArgumentParser prints the error on standard error), nothing otherwise.
     func failure(_ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
         guard json else { return }
         finish()
         line(#"{"event":"error","message":"\#(escaped("\(error)"))"}"#)
@@ -138,6 +152,8 @@ final class ProgressReporter {
 
     /// The `complete` event ending a run, with `fields` (JSON values; keys sorted).
     func complete(_ fields: [String: Any]) {
+        lock.lock()
+        defer { lock.unlock() }
         var event = fields
         event["event"] = "complete"
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else {
@@ -172,6 +188,8 @@ final class ProgressReporter {
     private func escaped(_ text: String) -> String { Self.escaped(text) }
 
     func summary(poses: PhotogrammetrySession.Poses, seconds: Double, output: URL) {
+        lock.lock()
+        defer { lock.unlock() }
         let scene = poses.scene
         let stages = [ProcessingStage.features, .matching, .mapping].map {
             "\($0.rawValue) \(String(format: "%.1f", stageSeconds[$0] ?? 0)) s"
