@@ -107,7 +107,7 @@ public struct SupportPlaneEstimator: Sendable {
     }
 
     /// At most `count` of `points`, evenly strided.
-    public static func subsample(_ points: [SIMD3<Float>], count: Int) -> [SIMD3<Float>] {
+    static func subsample(_ points: [SIMD3<Float>], count: Int) -> [SIMD3<Float>] {
         guard points.count > count else { return points }
         let step = Double(points.count) / Double(count)
         return (0..<count).map { points[Int(Double($0) * step)] }

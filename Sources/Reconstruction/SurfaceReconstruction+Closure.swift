@@ -41,24 +41,18 @@ extension SurfaceReconstruction {
     /// Depth samples of masked inputs: outside the mask but within the object's box widened by half
     /// its size on every side (the support around the object), and inside the mask (the object).
     static func supportSamples(_ inputs: [DepthInput], near bounds: BoundingBox) -> (background: [SIMD3<Float>], object: [SIMD3<Float>]) {
-        let centre = SIMD3<Float>(Float(bounds.centre.x), Float(bounds.centre.y), Float(bounds.centre.z))
-        let reach = 2 * SIMD3<Float>(Float(abs(bounds.halfExtents.x)), Float(abs(bounds.halfExtents.y)), Float(abs(bounds.halfExtents.z)))
+        let reach = AxisBox(bounds).grown(by: 2)
         var background: [SIMD3<Float>] = [], object: [SIMD3<Float>] = []
         for input in inputs {
             guard let mask = input.mask, mask.width > 0, mask.height > 0 else { continue }
-            let k = input.intrinsics, pose = input.worldFromCamera
             let width = input.depth.width, height = input.depth.height
             let step = max(1, max(width, height) / 256)
             for y in stride(from: 0, to: height, by: step) {
                 for x in stride(from: 0, to: width, by: step) {
-                    let d = Double(input.depth[x, y])
-                    guard d > 0, d.isFinite else { continue }
-                    let p = pose.apply(Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d))
-                    let point = SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z))
-                    let mx = min(mask.width - 1, x * mask.width / width), my = min(mask.height - 1, y * mask.height / height)
-                    if mask.pixels[my * mask.width + mx] != 0 {
+                    guard let point = input.worldPoint(x: x, y: y) else { continue }
+                    if mask.keeps(x: x, y: y, imageWidth: width, imageHeight: height) {
                         object.append(point)
-                    } else if all(pointwiseMax(point - centre, centre - point) .<= reach) {
+                    } else if reach.contains(point) {
                         background.append(point)
                     }
                 }

@@ -67,6 +67,16 @@ public struct SurfaceReconstruction: Sendable {
             self.mask = mask
         }
 
+        /// The world point of pixel (x, y) (its centre at depth), nil where the map has no depth.
+        @inline(__always)
+        public func worldPoint(x: Int, y: Int) -> SIMD3<Float>? {
+            let d = Double(depth[x, y])
+            guard d > 0, d.isFinite else { return nil }
+            let k = intrinsics
+            let p = worldFromCamera.apply(Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d))
+            return SIMD3(Float(p.x), Float(p.y), Float(p.z))
+        }
+
         /// A stereo depth map, weighted by its confidence.
         public init(_ view: ViewDepth) {
             self.init(depth: view.depth, weights: view.confidence.isEmpty ? nil : view.confidence, intrinsics: view.intrinsics,
@@ -223,10 +233,8 @@ public struct SurfaceReconstruction: Sendable {
             let f = Float((input.intrinsics.fx + input.intrinsics.fy) / 2)
             let depths = input.depth.metres, width = input.depth.width, height = input.depth.height
             for i in stride(from: 0, to: depths.count, by: 97) where depths[i] > 0 {
-                if let mask = input.mask, mask.width > 0, mask.height > 0 {
-                    let mx = min(mask.width - 1, (i % width) * mask.width / width), my = min(mask.height - 1, (i / width) * mask.height / height)
-                    if mask.pixels[my * mask.width + mx] == 0 { continue }
-                }
+                if let mask = input.mask, mask.width > 0, mask.height > 0,
+                   !mask.keeps(x: i % width, y: i / width, imageWidth: width, imageHeight: height) { continue }
                 footprints.append(depths[i] / f)
             }
         }
@@ -243,15 +251,10 @@ public struct SurfaceReconstruction: Sendable {
 
     /// Every `step`-th depth pixel of `input`, back-projected to world coordinates.
     public static func backProjected(_ input: DepthInput, stride step: Int) -> [SIMD3<Float>] {
-        let k = input.intrinsics, pose = input.worldFromCamera
         var out: [SIMD3<Float>] = []
         for y in Swift.stride(from: 0, to: input.depth.height, by: step) {
             for x in Swift.stride(from: 0, to: input.depth.width, by: step) {
-                let d = Double(input.depth[x, y])
-                guard d > 0 else { continue }
-                let p = Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d)
-                let w = pose.apply(p)
-                out.append(SIMD3(Float(w.x), Float(w.y), Float(w.z)))
+                if let point = input.worldPoint(x: x, y: y) { out.append(point) }
             }
         }
         return out

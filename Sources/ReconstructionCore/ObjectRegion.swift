@@ -78,9 +78,11 @@ public struct ObjectRegion: Sendable, Equatable {
             for camera in cameras where isInFrame(point, camera, margin: options.frameMarginFraction) { framed += 1 }
             if framed >= needed { inside.append(point) }
         }
-        guard inside.count >= options.minimumPoints else { return nil }
-        return ObjectRegion(focus: focus, box: box(around: inside, trimmed: options.trimmedFraction, margin: options.marginFraction),
-                            pointCount: inside.count, framingCameras: framing, cameraCount: cameras.count)
+        guard inside.count >= options.minimumPoints,
+              let box = BoundingBox.estimate(enclosing: inside.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) },
+                                             trimmedFraction: options.trimmedFraction, marginFraction: options.marginFraction)
+        else { return nil }
+        return ObjectRegion(focus: focus, box: box, pointCount: inside.count, framingCameras: framing, cameraCount: cameras.count)
     }
 
     /// The point nearest, in least squares, to every camera's optical axis; nil when the axes are
@@ -146,22 +148,5 @@ public struct ObjectRegion: Sendable, Equatable {
         var gap = azimuths[0] + 2 * .pi - azimuths[azimuths.count - 1]
         for i in 1..<azimuths.count { gap = max(gap, azimuths[i] - azimuths[i - 1]) }
         return gap
-    }
-
-    /// Per axis, the `trimmed` to `1 − trimmed` quantiles of `points`, grown by `margin` of the
-    /// size on every side.
-    static func box(around points: [Vector3], trimmed: Double, margin: Double) -> BoundingBox {
-        var lower = [0.0, 0.0, 0.0], upper = [0.0, 0.0, 0.0]
-        let trim = min(max(trimmed, 0), 0.49)
-        for axis in 0..<3 {
-            let values = points.map { $0.array[axis] }.sorted()
-            let last = Double(values.count - 1)
-            let lo = values[Int((last * trim).rounded(.down))], hi = values[Int((last * (1 - trim)).rounded(.up))]
-            let pad = max(margin, 0) * (hi - lo)
-            lower[axis] = lo - pad
-            upper[axis] = hi + pad
-        }
-        return BoundingBox(centre: Vector3((lower[0] + upper[0]) / 2, (lower[1] + upper[1]) / 2, (lower[2] + upper[2]) / 2),
-                           halfExtents: Vector3((upper[0] - lower[0]) / 2, (upper[1] - lower[1]) / 2, (upper[2] - lower[2]) / 2))
     }
 }

@@ -43,6 +43,14 @@ public struct GrayImage: Equatable, Sendable {
     public init(width: Int, height: Int, fill: UInt8 = 0) {
         self.init(width: width, height: height, pixels: [UInt8](repeating: fill, count: width * height))
     }
+
+    /// Whether this mask, stretched over an image of `imageWidth` × `imageHeight` pixels, is
+    /// non-zero at that image's pixel (x, y).
+    @inline(__always)
+    public func keeps(x: Int, y: Int, imageWidth: Int, imageHeight: Int) -> Bool {
+        let mx = min(width - 1, x * width / imageWidth), my = min(height - 1, y * height / imageHeight)
+        return pixels[my * width + mx] != 0
+    }
 }
 
 /// A depth map: per pixel, the depth along the camera's z axis in metres; 0 means no depth.

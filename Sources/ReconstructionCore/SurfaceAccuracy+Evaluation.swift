@@ -59,25 +59,11 @@ extension SurfaceAccuracy {
 
 /// The ground-truth side of an evaluation: threshold, crop box, samples and distance index.
 private struct GroundTruth {
-    /// An axis-aligned box as float corners.
-    struct Box {
-        var lower: SIMD3<Float>
-        var upper: SIMD3<Float>
-
-        func contains(_ p: SIMD3<Float>) -> Bool {
-            all(p .>= lower) && all(p .<= upper)
-        }
-
-        func intersects(lower otherLower: SIMD3<Float>, upper otherUpper: SIMD3<Float>) -> Bool {
-            all(otherUpper .>= lower) && all(otherLower .<= upper)
-        }
-    }
-
     let diagonal: Double
     let threshold: Double
     /// Mesh sample spacing, in metres.
     let spacing: Double
-    let cropBox: Box?
+    let cropBox: AxisBox?
     let samples: [SIMD3<Float>]
     let index: SurfaceDistanceIndex
 
@@ -95,7 +81,7 @@ private struct GroundTruth {
         spacing = options.sampleSpacingFraction * threshold
         if let margin = options.cropMarginFraction {
             let grow = SIMD3<Float>(repeating: Float(max(0, margin) * diagonal))
-            cropBox = Box(lower: lower - grow, upper: upper + grow)
+            cropBox = AxisBox(lower: lower - grow, upper: upper + grow)
         } else {
             cropBox = nil
         }

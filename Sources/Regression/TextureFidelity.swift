@@ -37,8 +37,7 @@ public enum TextureFidelity {
             var include = covered
             if let mask = view.mask {
                 for k in include.indices where include[k] {
-                    let x = (k % image.width) * mask.width / image.width, y = (k / image.width) * mask.height / image.height
-                    if mask.pixels[y * mask.width + x] == 0 { include[k] = false }
+                    if !mask.keeps(x: k % image.width, y: k / image.width, imageWidth: image.width, imageHeight: image.height) { include[k] = false }
                 }
             }
             let pixels = include.reduce(0) { $0 + ($1 ? 1 : 0) }

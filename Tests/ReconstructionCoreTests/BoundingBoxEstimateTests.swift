@@ -1,4 +1,3 @@
-import Meshing
 import ReconstructionCore
 import XCTest
 

@@ -1,5 +1,3 @@
-import ReconstructionCore
-
 extension BoundingBox {
     /// A box around the bulk of `points` (world, metres), robust to stray points: along each axis
     /// it spans the `trimmedFraction` to `1 − trimmedFraction` quantiles, then grows by

@@ -1,0 +1,31 @@
+/// An axis-aligned box as float corners, for fast tests on float points (depth samples, mesh
+/// samples); `BoundingBox` is the double-precision box of results and requests.
+public struct AxisBox: Sendable, Equatable {
+    public var lower: SIMD3<Float>
+    public var upper: SIMD3<Float>
+
+    public init(lower: SIMD3<Float>, upper: SIMD3<Float>) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    public init(_ box: BoundingBox) {
+        let c = box.centre, h = box.halfExtents
+        lower = SIMD3(Float(c.x - abs(h.x)), Float(c.y - abs(h.y)), Float(c.z - abs(h.z)))
+        upper = SIMD3(Float(c.x + abs(h.x)), Float(c.y + abs(h.y)), Float(c.z + abs(h.z)))
+    }
+
+    /// The box about the same centre, `factor` times as large.
+    public func grown(by factor: Float) -> AxisBox {
+        let centre = (lower + upper) / 2, half = (upper - lower) / 2 * factor
+        return AxisBox(lower: centre - half, upper: centre + half)
+    }
+
+    @inline(__always)
+    public func contains(_ p: SIMD3<Float>) -> Bool { all(p .>= lower) && all(p .<= upper) }
+
+    /// Whether the box `otherLower … otherUpper` overlaps this one.
+    public func intersects(lower otherLower: SIMD3<Float>, upper otherUpper: SIMD3<Float>) -> Bool {
+        all(otherUpper .>= lower) && all(otherLower .<= upper)
+    }
+}
