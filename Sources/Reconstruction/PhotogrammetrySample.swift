@@ -27,6 +27,10 @@ public struct PhotogrammetrySample: Sendable {
     /// Gravity in the camera frame (x right, y down, z forward), m/s². Carried for later stages;
     /// the pose stage does not use it.
     public var gravity: Vector3?
+    /// The photo's EXIF orientation tag (1…8): how its stored pixels are turned to be shown (a
+    /// portrait photo from a phone held upright is stored sideways with 6). Pixels are used as
+    /// stored; the tag tells which way is up when there is no gravity.
+    public var orientation: Int?
     /// A prior pose (e.g. from ARKit tracking). Carried for later stages; the pose stage does not
     /// use it.
     public var worldFromCamera: RigidTransform?

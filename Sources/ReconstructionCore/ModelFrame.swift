@@ -52,6 +52,16 @@ public enum ModelFrame {
         return mean.length > 0 ? -mean.normalized : nil
     }
 
+    /// The world's up direction of the photos taken by `cameraFromWorld`: from their gravity
+    /// measurements (down in each camera's frame, nil where a photo has none) when they agree
+    /// (`up(fromGravity:)`), else from how the photos were held, as their EXIF orientation tags
+    /// (nil where none) show them (`up(fromCameras:upInCamera:)`).
+    public static func up(cameraFromWorld: [RigidTransform], gravityInCamera: [Vector3?], exifOrientations: [Int?]) -> Vector3? {
+        let downs = zip(cameraFromWorld, gravityInCamera).compactMap { pose, gravity in gravity.map { pose.rotation.transposed * $0 } }
+        if let up = up(fromGravity: downs) { return up }
+        return up(fromCameras: cameraFromWorld, upInCamera: exifOrientations.map(upInCamera(exifOrientation:)))
+    }
+
     /// The world's up direction guessed from how the photos were taken: the mean of the cameras'
     /// "up" axes. `upInCamera` gives, per camera, the direction that is up in its photo as shown
     /// (`upInCamera(exifOrientation:)`); by default the stored raster's top (camera −y, since

@@ -10,7 +10,9 @@ import ReconstructionCore
 /// - an object mask from `<stem>_mask.<ext>` (non-zero = object) and/or a person/object matte
 ///   `<stem>_matte.<ext>` (grey levels, object where ≥ 50 %, i.e. ≥ 128); with both, the object
 ///   is where both say so (they must then be the same size);
-/// - depth from a HEIC/HEIF photo's embedded depth image, when it is metric (`HEIFDepth.metres`).
+/// - depth from a HEIC/HEIF photo's embedded depth image, when it is metric (`HEIFDepth.metres`);
+/// - gravity from a `<stem>_gravity.txt` sidecar (`GravitySidecar`; one that cannot be read is left
+///   out here and named by the dense stage) and the EXIF orientation tag, which tell which way is up.
 ///
 /// A given K whose principal point lies outside a photo rejects that photo; one far from the
 /// centre of photos of some size is a warning (`IntrinsicsFit`).
@@ -47,7 +49,9 @@ public struct CaptureSamples: Sendable {
             let (url, header) = photo
             let stem = url.deletingPathExtension().lastPathComponent.lowercased()
             var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
-                                              intrinsics: CaptureSources.prior(exif: header.exif, given: given))
+                                              intrinsics: CaptureSources.prior(exif: header.exif, given: given),
+                                              gravity: try? GravitySidecar.load(besides: url))
+            sample.orientation = header.exif?.orientation
             if let rejection = checks.rejections[index] {
                 sample.rejection = rejection
                 return sample

@@ -132,19 +132,12 @@ public enum ModelRun {
     /// The world's up direction: from the photos' gravity sidecars when they agree, else from how
     /// the cameras were held; nil without registered cameras.
     public static func up(scene: SparseScene, imagesDirectory: URL) -> Vector3? {
-        var downs: [Vector3] = []
-        for image in scene.images {
-            guard let pose = image.cameraFromWorld,
-                  let gravity = try? GravitySidecar.load(besides: imagesDirectory.appendingPathComponent(image.name)) else { continue }
-            downs.append(pose.rotation.transposed * gravity)
-        }
-        if let up = ModelFrame.up(fromGravity: downs) { return up }
+        let registered = scene.images.filter(\.isRegistered)
+        let photos = registered.map { imagesDirectory.appendingPathComponent($0.name) }
         // As the photos are shown: a phone held upright stores portrait photos sideways, tagged to be turned.
-        let registered = scene.images.filter { $0.cameraFromWorld != nil }
-        let upInCamera = registered.map { image in
-            ModelFrame.upInCamera(exifOrientation: ExifReader.read(contentsOf: imagesDirectory.appendingPathComponent(image.name))?.orientation)
-        }
-        return ModelFrame.up(fromCameras: registered.compactMap(\.cameraFromWorld), upInCamera: upInCamera)
+        return ModelFrame.up(cameraFromWorld: registered.compactMap(\.cameraFromWorld),
+                             gravityInCamera: photos.map { try? GravitySidecar.load(besides: $0) },
+                             exifOrientations: photos.map { ExifReader.read(contentsOf: $0)?.orientation })
     }
 
     /// The maps as image files: the base colour in the requested format, the data maps as PNG
