@@ -93,18 +93,14 @@ public struct ObjectIsolation: Sendable {
         do { object = try self.object(among: samples, region: region, up: up, minimumSamples: options.minimumObjectSamples) } catch {
             return .failure(error)
         }
-        let box = Box(object.bounds)
+        let box = AxisBox(object.bounds)
         var kept = 0, total = 0
         let masks = inputs.map { input -> GrayImage in
-            let k = input.intrinsics, pose = input.worldFromCamera
             var pixels = [UInt8](repeating: 0, count: input.depth.width * input.depth.height)
             for y in 0..<input.depth.height {
                 for x in 0..<input.depth.width {
-                    let d = Double(input.depth[x, y])
-                    guard d > 0, d.isFinite else { continue }
+                    guard let point = input.worldPoint(x: x, y: y) else { continue }
                     total += 1
-                    let p = pose.apply(Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d))
-                    let point = SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z))
                     if box.contains(point) && object.isAboveSupport(point) { pixels[y * input.depth.width + x] = 255 }
                 }
             }
@@ -118,12 +114,16 @@ public struct ObjectIsolation: Sendable {
     }
 
     /// The object's points among a capture's sparse points, with their feet on the support plane
-    /// when one is found (before dense stereo, to tell stereo where to look); nil when fewer than
-    /// `minimumPoints` of them lie on it.
-    public func sparseObjectPoints(_ points: [Vector3], region: ObjectRegion, up: Vector3, minimumPoints: Int = 30) -> [SIMD3<Float>]? {
+    /// when one is found (before dense stereo, to tell stereo where to look), or why there are
+    /// none (fewer than 30 of them lie on it, or it reaches the region's edge).
+    public func sparseObjectPoints(_ points: [Vector3], region: ObjectRegion, up: Vector3) -> Swift.Result<[SIMD3<Float>], Refusal> {
         let samples = points.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
-        guard let object = try? object(among: samples, region: region, up: up, minimumSamples: minimumPoints) else { return nil }
-        return object.points + object.footprint
+        do {
+            let object = try object(among: samples, region: region, up: up, minimumSamples: 30)
+            return .success(object.points + object.footprint)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Where the object is among `samples` (world points): those in the region's box, above the
@@ -140,7 +140,7 @@ public struct ObjectIsolation: Sendable {
     }
 
     func object(among samples: [SIMD3<Float>], region: ObjectRegion, up: Vector3, minimumSamples: Int) throws(Refusal) -> Object {
-        let regionBox = Box(region.box)
+        let regionBox = AxisBox(region.box)
         let reach = regionBox.grown(by: 2)  // the support around the object, half the region's size beyond it
         let nearby = samples.filter { reach.contains($0) }
         let inRegion = nearby.filter { regionBox.contains($0) }
@@ -182,27 +182,5 @@ public struct ObjectIsolation: Sendable {
         distances.sort()
         let noise = options.clearanceSigmas * 1.4826 * distances[distances.count / 2]
         return min(max(noise, options.minimumClearanceInlierDistances * inlierDistance), ceiling)
-    }
-
-    /// An axis-aligned box as Float corners, for fast containment tests.
-    struct Box {
-        var lower: SIMD3<Float>, upper: SIMD3<Float>
-
-        init(_ box: BoundingBox) {
-            let c = box.centre, h = box.halfExtents
-            lower = SIMD3(Float(c.x - abs(h.x)), Float(c.y - abs(h.y)), Float(c.z - abs(h.z)))
-            upper = SIMD3(Float(c.x + abs(h.x)), Float(c.y + abs(h.y)), Float(c.z + abs(h.z)))
-        }
-
-        /// The box about the same centre, `factor` times as large.
-        func grown(by factor: Float) -> Box {
-            var box = self
-            let centre = (lower + upper) / 2, half = (upper - lower) / 2 * factor
-            box.lower = centre - half
-            box.upper = centre + half
-            return box
-        }
-
-        func contains(_ p: SIMD3<Float>) -> Bool { all(p .>= lower) && all(p .<= upper) }
     }
 }

@@ -7,16 +7,13 @@ extension SessionRun {
     /// when the cameras do not surround one place.
     func objectBounds(of scene: SparseScene) -> BoundingBox? {
         guard configuration.isObjectMaskingEnabled, !samples.contains(where: { $0.objectMask != nil }) else { return nil }
-        var cameras: [ObjectRegion.Camera] = [], downs: [Vector3] = []
-        for (image, sample) in zip(scene.images, samples) {
-            guard let pose = image.cameraFromWorld else { continue }
-            cameras.append(ObjectRegion.Camera(cameraFromWorld: pose, intrinsics: image.intrinsics))
-            if let gravity = sample.gravity { downs.append(pose.rotation.transposed * gravity) }
-        }
+        let registered = zip(scene.images, samples).filter { $0.0.isRegistered }
+        let cameras = registered.map { ObjectRegion.Camera(cameraFromWorld: $0.0.cameraFromWorld!, intrinsics: $0.0.intrinsics) }
         let points = scene.points.map(\.position)
-        guard let up = ModelFrame.up(fromGravity: downs) ?? ModelFrame.up(fromCameras: cameras.map(\.cameraFromWorld)),
+        guard let up = ModelFrame.up(cameraFromWorld: cameras.map(\.cameraFromWorld), gravityInCamera: registered.map(\.1.gravity),
+                                     exifOrientations: registered.map(\.1.orientation)),
               let region = ObjectRegion.find(cameras: cameras, points: points, up: up),
-              let object = ObjectIsolation().sparseObjectPoints(points, region: region, up: up) else { return nil }
+              let object = try? ObjectIsolation().sparseObjectPoints(points, region: region, up: up).get() else { return nil }
         return BoundingBox.estimate(enclosing: object, trimmedFraction: 0.01, marginFraction: 0.05)
     }
 }

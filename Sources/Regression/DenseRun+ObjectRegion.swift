@@ -6,25 +6,12 @@ import ReconstructionCore
 extension DenseRun {
     /// An object capture's region (where its cameras look from around it, among `points`) and the
     /// world's up direction; nil when the capture is not of an object (see `ObjectRegion.find`).
-    static func objectRegion(scene: SparseScene, imagesDirectory: URL, points: [Vector3]) -> (region: ObjectRegion, up: Vector3)? {
+    static func objectRegion(scene: SparseScene, up: Vector3?, points: [Vector3]) -> (region: ObjectRegion, up: Vector3)? {
         let cameras = scene.images.compactMap { image in
             image.cameraFromWorld.map { ObjectRegion.Camera(cameraFromWorld: $0, intrinsics: image.intrinsics) }
         }
-        guard let up = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory),
-              let region = ObjectRegion.find(cameras: cameras, points: points, up: up) else { return nil }
+        guard let up, let region = ObjectRegion.find(cameras: cameras, points: points, up: up) else { return nil }
         return (region, up)
-    }
-
-    /// Masks that keep stereo to the object of `isolation` (`stereoMasks(scene:objectPoints:)`
-    /// around its sparse points above the support; none when those cannot be told apart).
-    static func stereoMasks(scene: SparseScene, isolation: (region: ObjectRegion, up: Vector3),
-                            log: (String) -> Void) -> [String: GrayImage] {
-        guard let points = ObjectIsolation().sparseObjectPoints(scene.points.map(\.position), region: isolation.region,
-                                                                  up: isolation.up) else { return [:] }
-        let masks = stereoMasks(scene: scene, objectPoints: points)
-        let covered = masks.values.reduce(0.0) { $0 + Double($1.pixels.filter { $0 != 0 }.count) / Double(max(1, $1.pixels.count)) }
-        log(String(format: "stereo keeps to the object: %.0f %% of the photos' area", 100 * covered / Double(max(1, masks.count))))
-        return masks
     }
 
     /// Per registered photo, a mask of the rectangle around the object's sparse points as it shows
@@ -32,7 +19,8 @@ extension DenseRun {
     /// size on every side, so parts of the object without sparse points are kept): stereo need not
     /// match the rest. A photo that has fewer than 10 of the points in front of it gets no mask.
     /// Masks are a quarter of the photo's size (stereo scales them).
-    static func stereoMasks(scene: SparseScene, objectPoints: [SIMD3<Float>], growth: Double = 0.15) -> [String: GrayImage] {
+    static func stereoMasks(scene: SparseScene, objectPoints: [SIMD3<Float>], growth: Double = 0.15,
+                            log: (String) -> Void = { _ in }) -> [String: GrayImage] {
         var masks: [String: GrayImage] = [:]
         for image in scene.images {
             guard let pose = image.cameraFromWorld else { continue }
@@ -52,6 +40,10 @@ extension DenseRun {
             }
             masks[image.name] = GrayImage(width: width, height: height, pixels: mask)
         }
+        // Photos without a mask are matched whole.
+        let registered = scene.registeredCount
+        let covered = masks.values.reduce(Double(registered - masks.count)) { $0 + Double($1.pixels.filter { $0 != 0 }.count) / Double(max(1, $1.pixels.count)) }
+        log(String(format: "stereo keeps to the object: %.0f %% of the photos' area", 100 * covered / Double(max(1, registered))))
         return masks
     }
 
@@ -63,18 +55,11 @@ extension DenseRun {
         }
     }
 
-    /// Keeps the surface to the object of `isolation`: the depth on it becomes each input's mask
-    /// (so the surface stage treats the capture as a masked one), its box the surface's bounds
-    /// (unless given). Returns the plane it stands on, when found.
-    static func isolate(_ inputs: inout [SurfaceReconstruction.DepthInput], surface options: inout SurfaceReconstruction.Options,
-                        isolation: (region: ObjectRegion, up: Vector3), log: (String) -> Void) -> Plane? {
-        let object: ObjectIsolation.Result
-        switch ObjectIsolation().isolate(inputs, region: isolation.region, up: isolation.up) {
-        case .success(let result): object = result
-        case .failure(let refusal):
-            log("kept the surroundings: \(refusal)")
-            return nil
-        }
+    /// Keeps the surface to `object`: the depth on it becomes each input's mask (so the surface
+    /// stage treats the capture as a masked one), its box the surface's bounds (unless given).
+    /// Returns the plane it stands on, when found.
+    static func keep(_ object: ObjectIsolation.Result, inputs: inout [SurfaceReconstruction.DepthInput],
+                     surface options: inout SurfaceReconstruction.Options, log: (String) -> Void) -> Plane? {
         for i in inputs.indices { inputs[i].mask = object.masks[i] }
         if options.bounds == nil { options.bounds = object.bounds }
         // Masks made from depth have holes wherever stereo found none, and stereo widens an

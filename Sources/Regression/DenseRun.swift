@@ -31,6 +31,8 @@ public struct DenseRun: Sendable {
         /// Without masks, keep an object capture's surface to the object (`ObjectRegion`,
         /// `ObjectIsolation`), as Object Capture's object masking does; off keeps the surroundings.
         public var isolatesObject = true
+        /// How the object is told from its surroundings then.
+        public var isolation = ObjectIsolation.Options()
         /// The poses are metric (known poses from a device): depth sidecars need no scale estimate.
         public var posesAreMetric = false
         public init() {}
@@ -86,8 +88,20 @@ public struct DenseRun: Sendable {
         // An object capture without masks: stereo looks only where the object can be, and the
         // surface keeps to the object.
         let isolates = options.isolatesObject && masks.isEmpty
-        var isolation = isolates ? objectRegion(scene: scene, imagesDirectory: imagesDirectory, points: scene.points.map(\.position)) : nil
-        if let isolation { log(Self.isolationNote(isolation.region)) }
+        let up = isolates || !masks.isEmpty ? ModelRun.up(scene: scene, imagesDirectory: imagesDirectory) : nil
+        var isolation = isolates && !scene.points.isEmpty ? objectRegion(scene: scene, up: up, points: scene.points.map(\.position)) : nil
+        var stereoMasks = masks
+        if let found = isolation {
+            log(Self.isolationNote(found.region))
+            // With sparse points, whether the object can be isolated is decided on them, once,
+            // before stereo; stereo then matches only around the object.
+            switch ObjectIsolation(options: options.isolation).sparseObjectPoints(scene.points.map(\.position), region: found.region, up: found.up) {
+            case .success(let points): stereoMasks = Self.stereoMasks(scene: scene, objectPoints: points, log: log)
+            case .failure(let refusal):
+                log("kept the surroundings: \(refusal)")
+                isolation = nil
+            }
+        }
 
         // LiDAR / depth sidecars and the scale they give: median ratio of sidecar depth to the
         // sparse points' depth, over every point seen by a view with depth.
@@ -128,29 +142,35 @@ public struct DenseRun: Sendable {
         var stereo: DenseStereo.Result?
         var guide: [SIMD3<Float>] = []
         let stereoStarted = Date()
+        func stereoDepth(masks stereoMasks: [String: GrayImage], reportsProgress: Bool = true) throws -> [SurfaceReconstruction.DepthInput] {
+            let result = try DenseStereo(options: options.stereo).run(
+                DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: stereoMasks), isCancelled: isCancelled) {
+                if reportsProgress { progress(.dense, DenseStereo.stageShares.fraction($0.stage, $0.fraction)) }
+            }
+            stereo = result
+            guide = result.pointCloud.positions
+            for view in result.skippedViews { log("stereo gave \(view.name) no depth map: \(view.reason)") }
+            return result.views.map { view in
+                var input = SurfaceReconstruction.DepthInput(view)
+                input.mask = masks[view.name]  // marks an object capture; stereo already kept to the mask
+                return input
+            }
+        }
+        // Stereo kept to the object's sparse points: should its depth still show that the object
+        // cannot be isolated, stereo runs again on the whole photos, for the surroundings.
+        var stereoKeptToObject = false
         if options.useStereo {
             log("dense stereo on \(registered.count) views, photos scaled to at most \(options.stereo.maxImageDimension) px")
             do {
-                let stereoMasks = isolation.map { Self.stereoMasks(scene: scene, isolation: $0, log: log) } ?? masks
-                let result = try DenseStereo(options: options.stereo).run(
-                    DenseStereo.Input(scene: scene, imagesDirectory: imagesDirectory, masks: stereoMasks), isCancelled: isCancelled) {
-                    progress(.dense, DenseStereo.stageShares.fraction($0.stage, $0.fraction))
-                }
-                stereo = result
-                for view in result.skippedViews { log("stereo gave \(view.name) no depth map: \(view.reason)") }
-                inputs += result.views.map { view in
-                    var input = SurfaceReconstruction.DepthInput(view)
-                    input.mask = masks[view.name]  // marks an object capture; stereo already kept to the mask
-                    return input
-                }
-                guide = result.pointCloud.positions
+                inputs += try stereoDepth(masks: stereoMasks)
+                stereoKeptToObject = isolation != nil && !stereoMasks.isEmpty
             } catch where !(error is CancellationError) && !sidecars.isEmpty && metresPerUnit != nil {
                 // Texture-poor objects: stereo may find nothing; depth sidecars still give a surface.
                 warnings.append("dense stereo gave no depth (\(error)); using the depth sidecars alone")
                 log("warning: \(warnings.last!)")
             }
         }
-        let stereoSeconds = Date().timeIntervalSince(stereoStarted)
+        var stereoSeconds = Date().timeIntervalSince(stereoStarted)
         if isCancelled() { throw CancellationError() }
         progress(.dense, 1)
         if let metresPerUnit {
@@ -182,13 +202,28 @@ public struct DenseRun: Sendable {
                 return scaled
             }
         }
-        if isolates && isolation == nil && scene.points.isEmpty {
+        if isolates && scene.points.isEmpty {
             // Known poses come without sparse points: where the cameras look is found in the depth.
-            isolation = objectRegion(scene: scene, imagesDirectory: imagesDirectory, points: Self.depthSamples(inputs))
+            isolation = objectRegion(scene: scene, up: up, points: Self.depthSamples(inputs))
             if let isolation { log(Self.isolationNote(isolation.region)) }
         }
         var surfaceOptions = options.surface
-        let support = isolation.flatMap { Self.isolate(&inputs, surface: &surfaceOptions, isolation: $0, log: log) }
+        var support: Plane?
+        if let isolation {
+            switch ObjectIsolation(options: options.isolation).isolate(inputs, region: isolation.region, up: isolation.up) {
+            case .success(let object):
+                support = Self.keep(object, inputs: &inputs, surface: &surfaceOptions, log: log)
+            case .failure(let refusal):
+                log("kept the surroundings: \(refusal)")
+                if stereoKeptToObject {
+                    log("dense stereo again on the whole photos, for the surroundings")
+                    let started = Date()
+                    let stereoViews = stereo?.views.count ?? 0
+                    inputs.replaceSubrange(0..<stereoViews, with: try stereoDepth(masks: masks, reportsProgress: false))
+                    stereoSeconds += Date().timeIntervalSince(started)
+                }
+            }
+        }
         let fusedPoints = clouds.reduce(0) { $0 + $1.cloud.count }
         log("fusing \(inputs.count) depth maps" + (fusedPoints > 0 ? " and \(fusedPoints) points" : ""))
         if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
@@ -200,7 +235,7 @@ public struct DenseRun: Sendable {
             }
             surface = try SurfaceReconstruction(options: surfaceOptions).run(
                 inputs, points: clouds, guidePoints: guide, silhouettes: silhouettes,
-                up: silhouettes.isEmpty ? nil : ModelRun.up(scene: scene, imagesDirectory: imagesDirectory), support: support) {
+                up: silhouettes.isEmpty ? nil : up, support: support) {
                 progress(.surface, $0)
             }
         } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
@@ -235,8 +270,7 @@ public struct DenseRun: Sendable {
         var out = depth
         for y in 0..<depth.height {
             for x in 0..<depth.width {
-                let mx = min(mask.width - 1, x * mask.width / depth.width), my = min(mask.height - 1, y * mask.height / depth.height)
-                if mask.pixels[my * mask.width + mx] == 0 { out[x, y] = 0 }
+                if !mask.keeps(x: x, y: y, imageWidth: depth.width, imageHeight: depth.height) { out[x, y] = 0 }
             }
         }
         return out

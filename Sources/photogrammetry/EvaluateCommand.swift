@@ -135,7 +135,7 @@ struct EvaluateCommand: ParsableCommand {
             print(String(format: "surface at τ = %.2f mm: precision %.4f, recall %.4f, F-score %.4f, chamfer %.3f mm",
                          s.thresholdMetres * 1000, s.precision, s.recall, s.fScore, s.chamferDistanceMetres * 1000))
             if s.cropBox != nil {
-                print(String(format: "surface outside the true mesh's box (grown by 5 %% of its diagonal, not scored): %.1f %% of its area",
+                print(String(format: "surface outside the true mesh's grown box (not scored): %.1f %% of its area",
                              100 * s.outsideCropFraction))
             }
         }

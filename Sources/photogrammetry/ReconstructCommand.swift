@@ -31,9 +31,11 @@ struct ReconstructCommand: ParsableCommand {
 
             Photos without masks whose cameras look at one place from around it (an object \
             photographed all round, at least half-way) are treated as an object capture too, as \
-            Object Capture's object masking does: stereo matches only around the object's sparse \
-            points, the plane it stands on is found in the depth, and only the depth on the \
-            object above that plane is fused (then closed on the plane, without a hull). \
+            Object Capture's object masking does: when poses are estimated, stereo matches only \
+            around the object's sparse points; the plane it stands on is found in the depth, and \
+            only the depth on the object above that plane is fused (then closed on the plane, \
+            without a hull). An object that reaches beyond what every photo frames is kept with \
+            its surroundings. \
             --no-object-masking ignores masks and keeps everything the photos show. An open \
             scene (a facade, a room seen from inside) is left as seen.
 
