@@ -36,18 +36,13 @@ public struct CaptureSamples: Sendable {
     /// Reads the folder.
     /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed.
     public static func read(imagesDirectory: URL, given: PinholeIntrinsics? = nil) throws -> CaptureSamples {
-        var sidecars: [String: String] = [:]  // lower-cased stem (with suffix) → file name
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: imagesDirectory.path)) ?? []).sorted() {
-            let stem = (name as NSString).deletingPathExtension.lowercased()
-            if stem.hasSuffix(maskSuffix) || stem.hasSuffix(matteSuffix), sidecars[stem] == nil { sidecars[stem] = name }
-        }
+        let sidecars = MaskSidecars(directory: imagesDirectory)
         var notes: [String] = []
         let urls = try ImageFolder.listImages(in: imagesDirectory)
         let headers = urls.map(PhotoHeader.init(url:))
         let checks = check(headers, given: given)
         let samples = zip(urls, headers).enumerated().map { index, photo -> PhotogrammetrySample in
             let (url, header) = photo
-            let stem = url.deletingPathExtension().lastPathComponent.lowercased()
             var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
                                               intrinsics: CaptureSources.prior(exif: header.exif, given: given),
                                               gravity: try? GravitySidecar.load(besides: url))
@@ -57,8 +52,7 @@ public struct CaptureSamples: Sendable {
                 return sample
             }
             do {
-                sample.objectMask = try objectMask(photo: url, mask: sidecars[stem + maskSuffix].map(imagesDirectory.appendingPathComponent),
-                                                   matte: sidecars[stem + matteSuffix].map(imagesDirectory.appendingPathComponent))
+                sample.objectMask = try sidecars.objectMask(of: url.lastPathComponent)
             } catch {
                 sample.rejection = "\(error)"
             }

@@ -26,7 +26,7 @@ public struct DenseRun: Sendable {
         public var useStereo = true
         /// Use depth sidecars (`NNNN_depth.png` …) when present.
         public var useDepthSidecars = true
-        /// Use `NNNN_mask.png` sidecars to restrict stereo to the object.
+        /// Use `NNNN_mask` and `NNNN_matte` sidecars (`MaskSidecars`) to restrict stereo to the object.
         public var useMasks = true
         /// Without masks, keep an object capture's surface to the object (`ObjectRegion`,
         /// `ObjectIsolation`), as Object Capture's object masking does; off keeps the surroundings.
@@ -55,22 +55,21 @@ public struct DenseRun: Sendable {
         let registered = scene.images.filter(\.isRegistered)
         var masks: [String: GrayImage] = [:]
         if options.useMasks {
+            let sidecars = MaskSidecars(directory: imagesDirectory)
             for image in registered {
-                let maskURL = imagesDirectory.appendingPathComponent((image.name as NSString).deletingPathExtension + "_mask.png")
-                guard FileManager.default.fileExists(atPath: maskURL.path) else { continue }
-                let data: Data, mask: GrayImage
-                do { data = try Data(contentsOf: maskURL) } catch {
-                    warnings.append("\(maskURL.path): the mask cannot be read (\(error.localizedDescription)); the photo is used whole")
-                    continue
-                }
-                do { mask = try ImageCodec.decodeGray(data) } catch {
-                    warnings.append("\(maskURL.path): not a readable mask (\(error)); the photo is used whole")
+                let mask: GrayImage
+                do {
+                    guard let found = try sidecars.objectMask(of: image.name) else { continue }
+                    mask = found
+                } catch {
+                    warnings.append("\(imagesDirectory.path): \(error); the photo is used whole")
                     continue
                 }
                 // Stretching a mask of another shape over the photo would cut the object wrongly.
                 let photoAspect = Double(image.intrinsics.width) / Double(max(1, image.intrinsics.height))
                 guard mask.width > 0, mask.height > 0, abs(photoAspect / (Double(mask.width) / Double(mask.height)) - 1) < 0.01 else {
-                    warnings.append("\(maskURL.path): the mask is \(mask.width)×\(mask.height), which does not have the shape of its "
+                    let file = (sidecars.mask(of: image.name) ?? sidecars.matte(of: image.name))?.path ?? image.name
+                    warnings.append("\(file): the mask is \(mask.width)×\(mask.height), which does not have the shape of its "
                                     + "\(image.intrinsics.width)×\(image.intrinsics.height) photo; the photo is used whole")
                     continue
                 }

@@ -90,6 +90,7 @@ public enum ModelRun {
     public static func loadViews(scene: SparseScene, imagesDirectory: URL, longerSide: Int,
                                  log: @Sendable (String) -> Void = { _ in }) throws -> ([BakingView], [String]) {
         let registered = scene.images.filter(\.isRegistered)
+        let sidecars = MaskSidecars(directory: imagesDirectory)
         let loaded = parallelMap(registered.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> Result<BakingView, Error> in
             let image = registered[i]
             let url = imagesDirectory.appendingPathComponent(image.name)
@@ -101,9 +102,7 @@ public enum ModelRun {
                 do { photo = try ImageCodec.decodeRGB(data, reduction: reduction) } catch {
                     throw ModelRunError("\(url.path): \(error)")
                 }
-                var mask: GrayImage?
-                let maskURL = imagesDirectory.appendingPathComponent((image.name as NSString).deletingPathExtension + "_mask.png")
-                if let maskData = try? Data(contentsOf: maskURL) { mask = try? ImageCodec.decodeGray(maskData) }
+                let mask = try? sidecars.objectMask(of: image.name)  // the dense stage named one it could not use
                 return BakingView(name: image.name, image: photo,
                                   intrinsics: image.intrinsics.scaled(toWidth: photo.width, height: photo.height),
                                   cameraFromWorld: image.cameraFromWorld!, mask: mask)

@@ -60,6 +60,7 @@ extension TextureFidelity {
         let poses = Dictionary(try PosesJSONReader.load(posesFile).map { ($0.name, $0.worldFromCamera) }, uniquingKeysWith: { a, _ in a })
         let intrinsics = try PosesJSONReader.loadIntrinsics(posesFile)
         var views: [BakingView] = []
+        let sidecars = MaskSidecars(directory: imagesDirectory)
         for name in heldOut {
             guard let worldFromCamera = poses[name] ?? nil, let k = intrinsics[name] else {
                 throw ModelRunError("\(posesFile.path): no registered camera with intrinsics for the held-out photo \(name)")
@@ -67,8 +68,7 @@ extension TextureFidelity {
             let url = imagesDirectory.appendingPathComponent(name)
             let photo: RGBImage
             do { photo = try ImageCodec.decodeRGB(Data(contentsOf: url)) } catch { throw ModelRunError("\(url.path): \(error)") }
-            let maskURL = imagesDirectory.appendingPathComponent((name as NSString).deletingPathExtension + "_mask.png")
-            let mask = (try? Data(contentsOf: maskURL)).flatMap { try? ImageCodec.decodeGray($0) }
+            let mask = try? sidecars.objectMask(of: name)
             views.append(BakingView(name: name, image: photo, intrinsics: k.scaled(toWidth: photo.width, height: photo.height),
                                     cameraFromWorld: worldFromCamera.inverse, mask: mask))
         }

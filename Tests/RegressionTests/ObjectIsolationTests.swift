@@ -68,6 +68,28 @@ final class ObjectIsolationTests: XCTestCase {
         XCTAssertGreaterThan(wholeAccuracy.outsideCropFraction, 0.5, "without isolation the floor and walls are kept")
     }
 
+    /// Mattes and masks of any extension and case are masks to the dense stage too (as to the
+    /// pose stage): the capture is a masked one, completed from their outlines, not isolated.
+    func testMattesAndUpperCaseMasksMakeAMaskedCapture() throws {
+        let (capture, images) = try roomCapture(views: 24, sidecars: true)
+        let masks = try FileManager.default.contentsOfDirectory(atPath: images.path).filter { $0.hasSuffix("_mask.png") }.sorted()
+        for (i, name) in masks.enumerated() {
+            let stem = String(name.dropLast("_mask.png".count))
+            try FileManager.default.moveItem(at: images.appendingPathComponent(name),
+                                             to: images.appendingPathComponent(i % 2 == 0 ? "\(stem)_matte.png" : "\(stem)_MASK.PNG"))
+        }
+        let k = capture.intrinsics
+        let scene = try KnownPoses.scene(posesFile: folder.appendingPathComponent("ground_truth/poses.json"), imagesDirectory: images,
+                                         intrinsics: PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
+        var options = DenseRun.Options()
+        options.useStereo = false
+        options.posesAreMetric = true
+        let messages = Messages()
+        let dense = try DenseRun.run(scene: scene, imagesDirectory: images, options: options, log: messages.append)
+        XCTAssertFalse(messages.lines.contains { $0.hasPrefix("object capture without masks") || $0.hasPrefix("warning") }, "\(messages.lines)")
+        XCTAssertGreaterThan(dense.surface.silhouetteVoxels, 0, "the hull of 24 masks")
+    }
+
     /// Photos taken so close that the object overflows every frame: no photo frames it whole, so
     /// where every photo looks is only its middle. Isolating there would cut the object; the
     /// capture is kept whole instead, and the whole object is in the surface.
