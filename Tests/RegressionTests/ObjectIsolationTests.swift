@@ -29,19 +29,38 @@ final class ObjectIsolationTests: XCTestCase {
         return (capture, images)
     }
 
-    /// Known metric poses and LiDAR-like depth, masks removed: no sparse points, so the region the
-    /// cameras look at is found in the depth itself.
-    func testLiDARDepthWithoutMasksGivesTheObjectOnItsFloor() throws {
-        let (capture, images) = try roomCapture(views: 24, sidecars: true)
+    private func removeMasks(in images: URL) throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: images.path) where name.hasSuffix("_mask.png") {
             try FileManager.default.removeItem(at: images.appendingPathComponent(name))
         }
+    }
+
+    /// The capture's true poses (metric) as a scene, and dense options that fuse its LiDAR-like
+    /// depth sidecars without stereo.
+    private func knownPosesAndDepth(_ capture: SyntheticCapture, images: URL) throws -> (scene: SparseScene, options: DenseRun.Options) {
         let k = capture.intrinsics
         let scene = try KnownPoses.scene(posesFile: folder.appendingPathComponent("ground_truth/poses.json"), imagesDirectory: images,
                                          intrinsics: PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
         var options = DenseRun.Options()
         options.useStereo = false
         options.posesAreMetric = true
+        return (scene, options)
+    }
+
+    /// `mesh` (in the capture's frame) against the vase, cropped to its box grown by 5 %.
+    private func vaseAccuracy(of mesh: TriangleMesh, against capture: SyntheticCapture) throws -> SurfaceAccuracy {
+        var options = SurfaceAccuracy.Options()
+        options.maxSampleCount = 50000
+        options.cropMarginFraction = 0.05
+        return try SurfaceAccuracy.evaluate(reconstruction: mesh, groundTruth: capture.objectMesh, options: options)
+    }
+
+    /// Known metric poses and LiDAR-like depth, masks removed: no sparse points, so the region the
+    /// cameras look at is found in the depth itself.
+    func testLiDARDepthWithoutMasksGivesTheObjectOnItsFloor() throws {
+        let (capture, images) = try roomCapture(views: 24, sidecars: true)
+        try removeMasks(in: images)
+        let (scene, options) = try knownPosesAndDepth(capture, images: images)
         let messages = Messages()
         let isolated = try DenseRun.run(scene: scene, imagesDirectory: images, options: options, log: messages.append)
         XCTAssertTrue(messages.lines.contains { $0.hasPrefix("object capture without masks: 24 of 24 photos") }, "\(messages.lines)")
@@ -50,21 +69,17 @@ final class ObjectIsolationTests: XCTestCase {
         XCTAssertGreaterThan(floor.normal.z, 0.995)
         XCTAssertEqual(floor.offset, 0, accuracy: 0.005)
         XCTAssertEqual(isolated.surface.closure.closedOnSupport, 1, "the underside is closed on the floor")
-        var accuracyOptions = SurfaceAccuracy.Options()
-        accuracyOptions.maxSampleCount = 50000
-        accuracyOptions.cropMarginFraction = 0.05
-        let accuracy = try SurfaceAccuracy.evaluate(reconstruction: isolated.surface.mesh, groundTruth: capture.objectMesh,
-                                                    options: accuracyOptions)
+        let accuracy = try vaseAccuracy(of: isolated.surface.mesh, against: capture)
         XCTAssertLessThan(accuracy.outsideCropFraction, 0.02, "no room in the object's model")
         // Measured 0.71 and 0.85 (with the masks and their hull: 0.92 and 0.94): 128 × 96 depth
         // misses the vase's foot and the dish at its top, which the closure and no hull restore.
         XCTAssertGreaterThan(accuracy.precision, 0.6)
         XCTAssertGreaterThan(accuracy.recall, 0.8)
 
-        options.isolatesObject = false
-        let whole = try DenseRun.run(scene: scene, imagesDirectory: images, options: options)
-        let wholeAccuracy = try SurfaceAccuracy.evaluate(reconstruction: whole.surface.mesh, groundTruth: capture.objectMesh,
-                                                         options: accuracyOptions)
+        var keepingAll = options
+        keepingAll.isolatesObject = false
+        let whole = try DenseRun.run(scene: scene, imagesDirectory: images, options: keepingAll)
+        let wholeAccuracy = try vaseAccuracy(of: whole.surface.mesh, against: capture)
         XCTAssertGreaterThan(wholeAccuracy.outsideCropFraction, 0.5, "without isolation the floor and walls are kept")
     }
 
@@ -78,12 +93,7 @@ final class ObjectIsolationTests: XCTestCase {
             try FileManager.default.moveItem(at: images.appendingPathComponent(name),
                                              to: images.appendingPathComponent(i % 2 == 0 ? "\(stem)_matte.png" : "\(stem)_MASK.PNG"))
         }
-        let k = capture.intrinsics
-        let scene = try KnownPoses.scene(posesFile: folder.appendingPathComponent("ground_truth/poses.json"), imagesDirectory: images,
-                                         intrinsics: PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
-        var options = DenseRun.Options()
-        options.useStereo = false
-        options.posesAreMetric = true
+        let (scene, options) = try knownPosesAndDepth(capture, images: images)
         let messages = Messages()
         let dense = try DenseRun.run(scene: scene, imagesDirectory: images, options: options, log: messages.append)
         XCTAssertFalse(messages.lines.contains { $0.hasPrefix("object capture without masks") || $0.hasPrefix("warning") }, "\(messages.lines)")
@@ -95,24 +105,13 @@ final class ObjectIsolationTests: XCTestCase {
     /// capture is kept whole instead, and the whole object is in the surface.
     func testAnObjectLargerThanThePhotosFrameIsNotCut() throws {
         let (capture, images) = try roomCapture(views: 24, sidecars: true, frameFill: 1.8)
-        for name in try FileManager.default.contentsOfDirectory(atPath: images.path) where name.hasSuffix("_mask.png") {
-            try FileManager.default.removeItem(at: images.appendingPathComponent(name))
-        }
-        let k = capture.intrinsics
-        let scene = try KnownPoses.scene(posesFile: folder.appendingPathComponent("ground_truth/poses.json"), imagesDirectory: images,
-                                         intrinsics: PinholeIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy))
-        var options = DenseRun.Options()
-        options.useStereo = false
-        options.posesAreMetric = true
+        try removeMasks(in: images)
+        let (scene, options) = try knownPosesAndDepth(capture, images: images)
         let messages = Messages()
         let dense = try DenseRun.run(scene: scene, imagesDirectory: images, options: options, log: messages.append)
         XCTAssertTrue(messages.lines.contains { $0.hasPrefix("kept the surroundings: the object reaches beyond what every photo frames") },
                       "\(messages.lines)")
-        var accuracyOptions = SurfaceAccuracy.Options()
-        accuracyOptions.maxSampleCount = 50000
-        accuracyOptions.cropMarginFraction = 0.05
-        let accuracy = try SurfaceAccuracy.evaluate(reconstruction: dense.surface.mesh, groundTruth: capture.objectMesh,
-                                                    options: accuracyOptions)
+        let accuracy = try vaseAccuracy(of: dense.surface.mesh, against: capture)
         // Measured 0.786 kept whole; isolated to where every photo looks, it was 0.739.
         XCTAssertGreaterThan(accuracy.recall, 0.77, "the whole vase, as far as the close photos show it")
         XCTAssertGreaterThan(accuracy.outsideCropFraction, 0.3, "with the room around it")
