@@ -15,8 +15,6 @@ public struct ObjectRegion: Sendable, Equatable {
     public var focus: Vector3
     /// Box around the sparse points in the region (world frame, scene units).
     public var box: BoundingBox
-    /// Sparse points in the region.
-    public var pointCount: Int
     /// Cameras that frame the focus near the middle of their photo.
     public var framingCameras: Int
     /// Cameras considered.
@@ -82,7 +80,7 @@ public struct ObjectRegion: Sendable, Equatable {
               let box = BoundingBox.estimate(enclosing: inside.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) },
                                              trimmedFraction: options.trimmedFraction, marginFraction: options.marginFraction)
         else { return nil }
-        return ObjectRegion(focus: focus, box: box, pointCount: inside.count, framingCameras: framing, cameraCount: cameras.count)
+        return ObjectRegion(focus: focus, box: box, framingCameras: framing, cameraCount: cameras.count)
     }
 
     /// The point nearest, in least squares, to every camera's optical axis; nil when the axes are
