@@ -12,6 +12,9 @@ public struct DenseRun: Sendable {
     public var surface: SurfaceReconstruction.Result
     /// Metres per scene unit when depth sidecars fixed the scale (the mesh is then in metres).
     public var metresPerUnit: Double?
+    /// The world's up direction (`ModelRun.up`: gravity sidecars, else how the cameras were held),
+    /// read once here for the model's frame.
+    public var up: Vector3?
     /// Depth sidecars that were not used, each naming its file.
     public var warnings: [String]
     public var stereoSeconds: Double
@@ -53,41 +56,14 @@ public struct DenseRun: Sendable {
                            progress: @Sendable (ProcessingStage, Double) -> Void = { _, _ in }) throws -> DenseRun {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
-        var masks: [String: GrayImage] = [:]
-        if options.useMasks {
-            let sidecars = MaskSidecars(directory: imagesDirectory)
-            for image in registered {
-                let mask: GrayImage
-                do {
-                    guard let found = try sidecars.objectMask(of: image.name) else { continue }
-                    mask = found
-                } catch {
-                    warnings.append("\(imagesDirectory.path): \(error); the photo is used whole")
-                    continue
-                }
-                // Stretching a mask of another shape over the photo would cut the object wrongly.
-                let photoAspect = Double(image.intrinsics.width) / Double(max(1, image.intrinsics.height))
-                guard mask.width > 0, mask.height > 0, abs(photoAspect / (Double(mask.width) / Double(mask.height)) - 1) < 0.01 else {
-                    let file = (sidecars.mask(of: image.name) ?? sidecars.matte(of: image.name))?.path ?? image.name
-                    warnings.append("\(file): the mask is \(mask.width)×\(mask.height), which does not have the shape of its "
-                                    + "\(image.intrinsics.width)×\(image.intrinsics.height) photo; the photo is used whole")
-                    continue
-                }
-                masks[image.name] = mask
-            }
-        }
-
-        // Gravity sidecars set the model's up (`ModelRun.up`, which skips unusable ones): name those.
-        for image in registered {
-            do { _ = try GravitySidecar.load(besides: imagesDirectory.appendingPathComponent(image.name)) } catch {
-                warnings.append("\(error); the photo's gravity is not used")
-            }
-        }
+        let masks = options.useMasks ? objectMasks(of: registered, in: imagesDirectory, warnings: &warnings) : [:]
+        // Gravity sidecars set the model's up; those that cannot be used are named.
+        let (up, unreadableGravity) = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)
+        warnings += unreadableGravity.map { "\($0); the photo's gravity is not used" }
 
         // An object capture without masks: stereo looks only where the object can be, and the
         // surface keeps to the object.
         let isolates = options.isolatesObject && masks.isEmpty
-        let up = isolates || !masks.isEmpty ? ModelRun.up(scene: scene, imagesDirectory: imagesDirectory) : nil
         var isolation = isolates && !scene.points.isEmpty ? objectRegion(scene: scene, up: up, points: scene.points.map(\.position)) : nil
         var stereoMasks = masks
         if let found = isolation {
@@ -104,28 +80,8 @@ public struct DenseRun: Sendable {
 
         // LiDAR / depth sidecars and the scale they give: median ratio of sidecar depth to the
         // sparse points' depth, over every point seen by a view with depth.
-        var sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
-        if options.useDepthSidecars {
-            if frameDepth.isEmpty {
-                // Every photo of the scene owns its sidecars, registered or not.
-                let photos = scene.images.map { imagesDirectory.appendingPathComponent($0.name) }
-                warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description)
-            }
-            for (index, image) in scene.images.enumerated() where image.isRegistered {
-                if let known = frameDepth[image.name] {
-                    sidecars.append((image, index, known))
-                    continue
-                }
-                do {
-                    if let sidecar = try DepthSidecar.load(besides: imagesDirectory.appendingPathComponent(image.name),
-                                                           photoWidth: image.intrinsics.width, photoHeight: image.intrinsics.height) {
-                        sidecars.append((image, index, sidecar))
-                    }
-                } catch {
-                    warnings.append("\(error); the photo is used without depth")
-                }
-            }
-        }
+        let sidecars = options.useDepthSidecars
+            ? depthSidecars(scene: scene, imagesDirectory: imagesDirectory, frameDepth: frameDepth, warnings: &warnings) : []
         let metresPerUnit = sidecars.isEmpty ? nil
             : options.posesAreMetric ? 1 : scale(scene: scene, sidecars: sidecars.map { ($0.index, $0.sidecar) })
         if !sidecars.isEmpty && metresPerUnit == nil {
@@ -255,7 +211,7 @@ public struct DenseRun: Sendable {
             surface.voxelSize *= s
             if let plane = surface.supportPlane { surface.supportPlane = Plane(normal: plane.normal, offset: plane.offset * s) }
         }
-        return DenseRun(stereo: stereo, surface: surface, metresPerUnit: metresPerUnit, warnings: warnings,
+        return DenseRun(stereo: stereo, surface: surface, metresPerUnit: metresPerUnit, up: up, warnings: warnings,
                         stereoSeconds: stereoSeconds, lidarViews: sidecars.count, fusedPoints: fusedPoints)
     }
 

@@ -82,6 +82,9 @@ public struct FolderModelStages: ModelStages {
             guard dense.mesh.triangleCount > 0 else { throw ModelRunError("the dense stage found no surface to build a model from") }
             return dense.mesh
         }
+        // The model's up, for requests that do not place the model themselves (read once, not from
+        // the checkpoint: a resumed run has no dense run to ask).
+        let up = requests.contains { $0.geometry == nil } ? ModelRun.up(scene: scene, imagesDirectory: folder).up : nil
         var results: [Result<URL, any Error>] = []
         for request in requests {
             if context.isCancelled { throw CancellationError() }
@@ -91,7 +94,7 @@ public struct FolderModelStages: ModelStages {
             do {
                 let built = try context.stage(.model) { _ in
                     try ModelRun.build(scene: scene, surface: cropped, metresPerUnit: dense.metresPerUnit, imagesDirectory: folder,
-                                       budget: budget, modelFromWorld: request.geometry?.modelFromWorld, options: builder)
+                                       budget: budget, up: up, modelFromWorld: request.geometry?.modelFromWorld, options: builder)
                 }
                 let format = request.detail == .custom ? custom.textureFormat : .png
                 _ = try context.stage(.export) { _ in try ModelRun.write(built.model, textureFormat: format, to: request.url) }

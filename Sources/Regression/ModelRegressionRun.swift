@@ -38,7 +38,7 @@ public struct ModelRegressionRun: Sendable {
         }
         let modelStarted = Date()
         let built = try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit,
-                                       imagesDirectory: capture.imagesDirectory, budget: detail.budget(), holdOutEvery: holdOutEvery, log: log)
+                                       imagesDirectory: capture.imagesDirectory, budget: detail.budget(), up: dense.up, holdOutEvery: holdOutEvery, log: log)
         let modelFile = outputDirectory.appendingPathComponent("model-\(detail.rawValue).usdz")
         _ = try ModelRun.write(built.model, textureFormat: .png, to: modelFile)
         metrics[Metric.modelSeconds] = Date().timeIntervalSince(modelStarted)

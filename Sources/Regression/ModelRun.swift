@@ -33,9 +33,10 @@ public enum ModelRun {
     }
 
     /// The model of `surface` (in metres when `metresPerUnit` is set, else in the scene's units).
-    /// `modelFromWorld`: where the model goes; nil chooses it (see `modelFrame`).
+    /// `modelFromWorld`: where the model goes; nil chooses it with `up` (see `modelFrame`), the
+    /// dense stage's `DenseRun.up`.
     public static func build(scene: SparseScene, surface: TriangleMesh, metresPerUnit: Double?, imagesDirectory: URL,
-                             budget: DetailBudget, posesAreMetric: Bool = false, modelFromWorld given: SimilarityTransform? = nil,
+                             budget: DetailBudget, posesAreMetric: Bool = false, up: Vector3?, modelFromWorld given: SimilarityTransform? = nil,
                              holdOutEvery: Int = 0, options: TexturedModelBuilder.Options = .init(),
                              log: @Sendable (String) -> Void = { _ in }) throws -> Built {
         // The surface is in metres when depth fixed the scale; put the cameras in the same frame.
@@ -53,7 +54,7 @@ public enum ModelRun {
         }
         let baking = views.indices.filter { !heldOut.contains($0) }.map { views[$0] }
         guard !baking.isEmpty else { throw ModelRunError("every photo was held out: nothing left to colour the model") }
-        let modelFromWorld = given ?? modelFrame(scene: posed, surface: surface, imagesDirectory: imagesDirectory)
+        let modelFromWorld = given ?? modelFrame(scene: posed, surface: surface, up: up)
         let (model, report) = try TexturedModelBuilder(options: options).build(
             surface: surface, views: baking, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric, progress: log)
         var fidelity: TextureFidelity.Result?
@@ -121,22 +122,30 @@ public enum ModelRun {
         return (views, warnings)
     }
 
-    /// The model frame: up from the photos' gravity sidecars when they agree, else from how the
-    /// cameras were held; facing the first registered camera; resting on y = 0.
-    public static func modelFrame(scene: SparseScene, surface: TriangleMesh, imagesDirectory: URL) -> SimilarityTransform {
-        ModelFrame.transform(points: surface.positions, up: up(scene: scene, imagesDirectory: imagesDirectory) ?? Vector3(0, 1, 0),
+    /// The model frame: `up` (see `up(scene:imagesDirectory:)`; nil: +y), facing the first
+    /// registered camera, resting on y = 0.
+    public static func modelFrame(scene: SparseScene, surface: TriangleMesh, up: Vector3?) -> SimilarityTransform {
+        ModelFrame.transform(points: surface.positions, up: up ?? Vector3(0, 1, 0),
                              metresPerUnit: 1, facing: scene.images.compactMap(\.cameraFromWorld).first?.cameraCentreInWorld)
     }
 
     /// The world's up direction: from the photos' gravity sidecars when they agree, else from how
-    /// the cameras were held; nil without registered cameras.
-    public static func up(scene: SparseScene, imagesDirectory: URL) -> Vector3? {
+    /// the cameras were held; nil without registered cameras. `unreadable`: the gravity sidecars
+    /// that could not be used, each naming its file.
+    public static func up(scene: SparseScene, imagesDirectory: URL) -> (up: Vector3?, unreadable: [String]) {
         let registered = scene.images.filter(\.isRegistered)
         let photos = registered.map { imagesDirectory.appendingPathComponent($0.name) }
+        var unreadable: [String] = []
+        let gravity = photos.map { photo -> Vector3? in
+            do { return try GravitySidecar.load(besides: photo) } catch {
+                unreadable.append("\(error)")
+                return nil
+            }
+        }
         // As the photos are shown: a phone held upright stores portrait photos sideways, tagged to be turned.
-        return ModelFrame.up(cameraFromWorld: registered.compactMap(\.cameraFromWorld),
-                             gravityInCamera: photos.map { try? GravitySidecar.load(besides: $0) },
-                             exifOrientations: photos.map { ExifReader.read(contentsOf: $0)?.orientation })
+        let up = ModelFrame.up(cameraFromWorld: registered.compactMap(\.cameraFromWorld), gravityInCamera: gravity,
+                               exifOrientations: photos.map { ExifReader.read(contentsOf: $0)?.orientation })
+        return (up, unreadable)
     }
 
     /// The maps as image files: the base colour in the requested format, the data maps as PNG

@@ -221,7 +221,7 @@ struct ReconstructCommand: ParsableCommand {
         // A model's frame (Y up, resting on y = 0), chosen before the model is built so that its
         // full-resolution mesh and point cloud can be written, in that frame, whatever follows.
         let posed = scene.scaled(by: dense.metresPerUnit ?? 1)
-        let modelFromWorld = writesMesh ? nil : ModelRun.modelFrame(scene: posed, surface: dense.surface.mesh, imagesDirectory: imagesURL)
+        let modelFromWorld = writesMesh ? nil : ModelRun.modelFrame(scene: posed, surface: dense.surface.mesh, up: dense.up)
         var alsoWritten = try writeDenseOutputs(scene: scene, dense: dense, imagesDirectory: imagesURL, modelFromWorld: modelFromWorld)
         var summary = ReconstructSummary(output: output, scene: scene, dense: dense)
         if !writesMesh {
@@ -230,7 +230,7 @@ struct ReconstructCommand: ParsableCommand {
             let modelStarted = Date()
             let built = try progress.stage(.model) {
                 try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit, imagesDirectory: imagesURL,
-                                   budget: budget, posesAreMetric: knownMetricPoses, modelFromWorld: modelFromWorld,
+                                   budget: budget, posesAreMetric: knownMetricPoses, up: dense.up, modelFromWorld: modelFromWorld,
                                    holdOutEvery: holdOutEvery) { progress.note($0) }
             }
             let files = try progress.stage(.export) {

@@ -1,0 +1,61 @@
+import CaptureIO
+import Foundation
+import Reconstruction
+import ReconstructionCore
+
+extension DenseRun {
+    /// The registered photos' object masks (`MaskSidecars`) by photo name. A mask that cannot be
+    /// read, or that has another shape than its photo (stretching it over the photo would cut the
+    /// object wrongly), is named in `warnings` and its photo used whole.
+    static func objectMasks(of registered: [SparseScene.Image], in imagesDirectory: URL, warnings: inout [String]) -> [String: GrayImage] {
+        let sidecars = MaskSidecars(directory: imagesDirectory)
+        var masks: [String: GrayImage] = [:]
+        for image in registered {
+            let mask: GrayImage
+            do {
+                guard let found = try sidecars.objectMask(of: image.name) else { continue }
+                mask = found
+            } catch {
+                warnings.append("\(imagesDirectory.path): \(error); the photo is used whole")
+                continue
+            }
+            let photoAspect = Double(image.intrinsics.width) / Double(max(1, image.intrinsics.height))
+            guard mask.width > 0, mask.height > 0, abs(photoAspect / (Double(mask.width) / Double(mask.height)) - 1) < 0.01 else {
+                let file = (sidecars.mask(of: image.name) ?? sidecars.matte(of: image.name))?.path ?? image.name
+                warnings.append("\(file): the mask is \(mask.width)×\(mask.height), which does not have the shape of its "
+                                + "\(image.intrinsics.width)×\(image.intrinsics.height) photo; the photo is used whole")
+                continue
+            }
+            masks[image.name] = mask
+        }
+        return masks
+    }
+
+    /// The registered photos' depth: `frameDepth` by photo name where given, else their depth
+    /// sidecars. Sidecars that cannot be used, and (without `frameDepth`) sidecars of no photo,
+    /// are named in `warnings`.
+    static func depthSidecars(scene: SparseScene, imagesDirectory: URL, frameDepth: [String: DepthSidecar],
+                              warnings: inout [String]) -> [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] {
+        if frameDepth.isEmpty {
+            // Every photo of the scene owns its sidecars, registered or not.
+            let photos = scene.images.map { imagesDirectory.appendingPathComponent($0.name) }
+            warnings += DepthSidecar.orphans(in: imagesDirectory, photos: photos).map(\.description)
+        }
+        var sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
+        for (index, image) in scene.images.enumerated() where image.isRegistered {
+            if let known = frameDepth[image.name] {
+                sidecars.append((image, index, known))
+                continue
+            }
+            do {
+                if let sidecar = try DepthSidecar.load(besides: imagesDirectory.appendingPathComponent(image.name),
+                                                       photoWidth: image.intrinsics.width, photoHeight: image.intrinsics.height) {
+                    sidecars.append((image, index, sidecar))
+                }
+            } catch {
+                warnings.append("\(error); the photo is used without depth")
+            }
+        }
+        return sidecars
+    }
+}
