@@ -82,6 +82,7 @@ public enum GLBWriter {
 
         let scale = package.metersPerUnit == 1 ? nil : [Double](repeating: package.metersPerUnit, count: 3)
         let document = GLTFDocument(
+            asset: .init(extras: package.isMetric ? nil : ["scale": ModelPackage.unknownScaleNote]),
             scenes: [.init(nodes: [0])],
             nodes: [.init(name: package.identifier, mesh: 0, scale: scale)],
             meshes: [.init(name: package.identifier,

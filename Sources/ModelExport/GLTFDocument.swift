@@ -4,6 +4,8 @@ struct GLTFDocument: Encodable {
     struct Asset: Encodable {
         var version = "2.0"
         var generator = "Photogrammetry ModelExport"
+        /// Application data; here only the note of an unknown scale (glTF's unit is the metre).
+        var extras: [String: String]?
     }
 
     struct Scene: Encodable { var nodes: [Int] }

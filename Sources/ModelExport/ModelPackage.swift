@@ -12,26 +12,33 @@ public struct ModelPackage: Sendable, Equatable {
     public var textures: [EncodedTexture]
     /// Metres per mesh unit (> 0).
     public var metersPerUnit: Double
+    /// Whether `metersPerUnit` is known. Photos alone give no scale: the unit is then the
+    /// reconstruction's own, and the files say so (each format still needs a `metersPerUnit`).
+    public var isMetric: Bool
     /// Metres spanned by the displacement map's 0…255 range (see `TextureMapKind.displacement`).
     public var displacementRange: Float
     /// Roughness 0…1 of the whole surface when there is no roughness map. Metallic is always 0.
     public var roughness: Float
 
     public init(name: String = "Model", mesh: TexturedMesh, textures: [EncodedTexture] = [],
-                metersPerUnit: Double = 1, displacementRange: Float = 0, roughness: Float = 0.7) {
+                metersPerUnit: Double = 1, isMetric: Bool = true, displacementRange: Float = 0, roughness: Float = 0.7) {
         self.name = name
         self.mesh = mesh
         self.textures = textures
         self.metersPerUnit = metersPerUnit
+        self.isMetric = isMetric
         self.displacementRange = displacementRange
         self.roughness = roughness
     }
 
     /// The package of `model`, whose maps the caller has encoded into `textures`.
     public init(name: String = "Model", model: TexturedModel, textures: [EncodedTexture], roughness: Float = 0.7) {
-        self.init(name: name, mesh: model.mesh, textures: textures, metersPerUnit: model.metersPerUnit,
+        self.init(name: name, mesh: model.mesh, textures: textures, metersPerUnit: model.metersPerUnit, isMetric: model.isMetric,
                   displacementRange: model.textures.displacementRange, roughness: roughness)
     }
+
+    /// What the files say of an unknown scale.
+    static let unknownScaleNote = "scale unknown: 1 unit is the reconstruction's own unit, not a metre (no metric input)"
 
     /// The image of `map`, if any.
     public func texture(_ map: TextureMapKind) -> EncodedTexture? {

@@ -88,9 +88,15 @@ public enum OBJWriter {
     private static func objBytes(_ package: ModelPackage, materialLibrary: String) -> [UInt8] {
         let mesh = package.mesh
         var text = NumberText(reservingCapacity: mesh.positions.count * 70 + mesh.uvs.count * 24 + mesh.triangles.count * 40 + 512)
-        text.append("# \(oneLine(package.name)): \(mesh.triangleCount) triangles, Y up, 1 unit = ")
-        text.append(package.metersPerUnit)
-        text.append(" m\nmtllib \(materialLibrary)\no \(package.identifier)\n")
+        text.append("# \(oneLine(package.name)): \(mesh.triangleCount) triangles, Y up, ")
+        if package.isMetric {
+            text.append("1 unit = ")
+            text.append(package.metersPerUnit)
+            text.append(" m")
+        } else {
+            text.append(ModelPackage.unknownScaleNote)
+        }
+        text.append("\nmtllib \(materialLibrary)\no \(package.identifier)\n")
         for p in mesh.positions {
             text.append("v ")
             text.append(p.x); text.append(UInt8(ascii: " "))

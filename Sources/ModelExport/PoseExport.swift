@@ -28,6 +28,16 @@ public enum PoseExport {
             + [transformsURL]
     }
 
+    /// What the exports cannot say as the scene has it: COLMAP's text reader ends an image's name
+    /// at its first space, so names with spaces (or other white space) do not load by name there.
+    public static func warnings(scene: SparseScene) -> [String] {
+        let spaced = scene.images.filter { $0.isRegistered && $0.name.contains(where: \.isWhitespace) }.map(\.name)
+        guard let first = spaced.first else { return [] }
+        return ["\(spaced.count) photo name(s) contain spaces (\"\(first)\"" + (spaced.count > 1 ? ", …" : "")
+                + "), which COLMAP's images.txt cannot hold: COLMAP reads such a name only up to its first space. "
+                + "poses.json and transforms.json keep the names whole; rename the photos for COLMAP"]
+    }
+
     /// Folder, inside an output directory, that holds the separate models: `models/1`, `models/2`, …
     public static let separateModelsFolderName = "models"
 

@@ -25,7 +25,9 @@ enum USDALayer {
 
         text.append("#usda 1.0\n(\n    defaultPrim = \"\(root)\"\n    metersPerUnit = ")
         text.append(package.metersPerUnit)
-        text.append("\n    upAxis = \"Y\"\n)\n\n")
+        text.append("\n    upAxis = \"Y\"\n")
+        if !package.isMetric { text.append("    doc = \"\(ModelPackage.unknownScaleNote)\"\n") }
+        text.append(")\n\n")
         text.append("def Xform \"\(root)\" (\n    kind = \"component\"\n)\n{\n")
         text.append("    def Mesh \"Mesh\" (\n        prepend apiSchemas = [\"MaterialBindingAPI\"]\n    )\n    {\n")
         text.append("        uniform bool doubleSided = 0\n")

@@ -45,7 +45,7 @@ extension PoseEstimation {
             return result
         }
         try control.checkCancellation()
-        return FeaturesStageOutput(images: images)
+        return FeaturesStageOutput(images: images).withCopiesSetAside(names: sources.map(\.name))
     }
 
     /// Features of one image, with keypoints outside its object mask dropped.

@@ -65,14 +65,28 @@ public enum ModelFrame {
     /// The world's up direction guessed from how the photos were taken: the mean of the cameras'
     /// "up" axes. `upInCamera` gives, per camera, the direction that is up in its photo as shown
     /// (`upInCamera(exifOrientation:)`); by default the stored raster's top (camera −y, since
-    /// image y points down). Nil without cameras or when they cancel out.
+    /// image y points down). A photo stored turned without a tag saying so would pull the mean
+    /// aside, so each camera then counts with whichever side of its photo (top, bottom, left,
+    /// right) is nearest the mean, and the mean is taken again: a minority of photos held sideways
+    /// or upside down no longer tilts it. This only when most photos agree (the mean is at least
+    /// half as long as it would be if all did): photos whose ups cancel out tell nothing to snap
+    /// to. Nil without cameras or when they cancel out.
     public static func up(fromCameras cameraFromWorld: [RigidTransform], upInCamera: [Vector3]? = nil) -> Vector3? {
-        var sum = Vector3.zero
-        for (i, pose) in cameraFromWorld.enumerated() {
-            let up = upInCamera.flatMap { i < $0.count ? $0[i] : nil } ?? Vector3(0, -1, 0)
-            sum = sum + pose.rotation.transposed * up
+        let shownUp = cameraFromWorld.indices.map { i in
+            cameraFromWorld[i].rotation.transposed * (upInCamera.flatMap { i < $0.count ? $0[i] : nil } ?? Vector3(0, -1, 0))
         }
-        return sum.length > 1e-9 ? sum.normalized : nil
+        var up = shownUp.reduce(Vector3.zero, +)
+        guard up.length > 1e-9 else { return nil }
+        guard up.length >= 0.5 * Double(cameraFromWorld.count) else { return up.normalized }
+        let sides = [Vector3(1, 0, 0), Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, -1, 0)]
+        for _ in 0..<2 {
+            let estimate = up.normalized
+            up = cameraFromWorld.reduce(Vector3.zero) { sum, pose in
+                sum + sides.map { pose.rotation.transposed * $0 }.max { $0.dot(estimate) < $1.dot(estimate) }!
+            }
+            guard up.length > 1e-9 else { return nil }
+        }
+        return up.normalized
     }
 
     /// The direction that is up in a photo shown as its EXIF orientation tag (1…8) asks, in the

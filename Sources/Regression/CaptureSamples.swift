@@ -80,9 +80,10 @@ public struct CaptureSamples: Sendable {
 
     /// The object mask of `photo` from its mask and matte sidecars, nil with neither.
     static func objectMask(photo: URL, mask maskFile: URL?, matte matteFile: URL?) throws(Problem) -> GrayImage? {
-        let mask = try maskFile.map { file throws(Problem) in try decodeGray(file, kind: "mask") }
+        let mask = try maskFile.map { file throws(Problem) in try binaryMask(decodeGray(file, kind: "mask"), file: file) }
         guard let matteFile else { return mask }
         let levels = try decodeGray(matteFile, kind: "matte")
+        try refuseMostlyGrey(levels, kind: "matte", file: matteFile)
         let photoSize: (width: Int, height: Int)
         do {
             let decoded = try ImageCodec.decodeGray(Data(contentsOf: photo))
@@ -102,6 +103,32 @@ public struct CaptureSamples: Sendable {
         return GrayImage(width: mask.width, height: mask.height,
                          pixels: zip(mask.pixels, matte.pixels).map { $0 != 0 && $1 != 0 ? 255 : 0 })
     }
+
+    /// A mask as object (255) and background (0). Object is above half the mask's brightest level,
+    /// which for a mask of two levels (0/255, or a 0/1 label image) is every non-zero pixel, and
+    /// which leaves out the faint noise JPEG compression puts around 0.
+    static func binaryMask(_ levels: GrayImage, file: URL) throws(Problem) -> GrayImage {
+        try refuseMostlyGrey(levels, kind: "mask", file: file)
+        let threshold = (Int(levels.pixels.max() ?? 0) + 1) / 2
+        return GrayImage(width: levels.width, height: levels.height, pixels: levels.pixels.map { Int($0) >= max(1, threshold) ? 255 : 0 })
+    }
+
+    /// A mask or matte whose pixels are mostly neither near black nor near its brightest level is
+    /// not one (a photo named like one, say): it is refused, naming the file. Real ones are grey
+    /// only along the object's outline (JPEG noise, a matte's soft edge), a few per cent.
+    static func refuseMostlyGrey(_ levels: GrayImage, kind: String, file: URL) throws(Problem) {
+        let brightest = Int(levels.pixels.max() ?? 0)
+        let lowBand = brightest / 8, highBand = brightest - brightest / 8
+        let between = levels.pixels.reduce(0) { $0 + (Int($1) > lowBand && Int($1) < highBand ? 1 : 0) }
+        let fraction = Double(between) / Double(max(1, levels.pixels.count))
+        guard fraction <= maximumGreyFraction else {
+            throw Problem(description: "\(kind) \(file.lastPathComponent) is not black and white: \(Int((100 * fraction).rounded())) % of its "
+                                       + "pixels are grey levels (a \(kind) holds black for background and one bright level for the object)")
+        }
+    }
+
+    /// A mask or matte with more of its pixels in grey levels than this is refused.
+    static let maximumGreyFraction = 0.25
 
     static func decodeGray(_ file: URL, kind: String) throws(Problem) -> GrayImage {
         let data: Data

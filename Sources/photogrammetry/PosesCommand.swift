@@ -33,8 +33,9 @@ struct PosesCommand: AsyncParsableCommand {
             Pixels are used as stored: the EXIF orientation tag is not applied (as in COLMAP), so poses \
             and intrinsics describe the stored raster; photos tagged to be shown turned are named in a \
             warning. An alpha channel is ignored (use a _mask sidecar).
-            Images that cannot be decoded are reported and skipped; fewer than two usable images \
-            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (non-zero = object) and/or \
+            Images that cannot be decoded are reported and skipped, and so is a copy of another \
+            photo (identical features, named with the photo it repeats); fewer than two usable images \
+            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (object above half its brightest level) and/or \
             <name>_matte.<ext> person/object matte (grey levels, object where ≥ 50 %), if present, mask \
             its background out of the features (--no-object-masking ignores them); a mask or matte \
             that does not decode or does not fit its photo skips the photo, with a message naming \
@@ -129,6 +130,7 @@ struct PosesCommand: AsyncParsableCommand {
         try PoseExport.writeAll(scene: poses.scene, imagesDirectory: imagesURL, to: outputURL)
         try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
+        for warning in PoseExport.warnings(scene: poses.scene) { reporter.warning(warning) }
         if let warning = Self.calibrationWarning(poses.scene) { reporter.warning(warning) }
     }
 

@@ -138,6 +138,15 @@ final class GLBWriterTests: XCTestCase {
         XCTAssertEqual(try GLB(GLBWriter.data(package)).array("nodes")[0]["scale"] as? [Double], [0.25, 0.25, 0.25])
     }
 
+    func testAnUnknownScaleIsSaidInTheAssetsExtras() throws {
+        var package = ExportFixtures.cubePackage()
+        XCTAssertNil((try GLB(GLBWriter.data(package)).json["asset"] as? [String: Any])?["extras"])
+        package.isMetric = false
+        let asset = try XCTUnwrap(try GLB(GLBWriter.data(package)).json["asset"] as? [String: Any])
+        XCTAssertEqual(asset["version"] as? String, "2.0")
+        XCTAssertTrue(((asset["extras"] as? [String: String])?["scale"] ?? "").hasPrefix("scale unknown"), "\(asset)")
+    }
+
     func testEqualPackagesGiveIdenticalBytes() throws {
         XCTAssertEqual(try GLBWriter.data(ExportFixtures.cubePackage()), try GLBWriter.data(ExportFixtures.cubePackage()))
     }

@@ -24,6 +24,14 @@ final class OBJWriterTests: XCTestCase {
         XCTAssertEqual(lines(text, "usemtl").count, 1)
     }
 
+    func testTheHeaderGivesTheUnitInMetresOrSaysTheScaleIsUnknown() {
+        var package = ExportFixtures.cubePackage()
+        XCTAssertTrue(OBJWriter.objText(package, materialLibrary: "Cube.mtl").hasPrefix("# Cube: 12 triangles, Y up, 1 unit = 1 m\n"))
+        package.isMetric = false
+        let header = OBJWriter.objText(package, materialLibrary: "Cube.mtl").prefix { $0 != "\n" }
+        XCTAssertEqual(header, "# Cube: 12 triangles, Y up, scale unknown: 1 unit is the reconstruction's own unit, not a metre (no metric input)")
+    }
+
     func testMaterialNamesEveryMapFile() {
         var package = ExportFixtures.cubePackage()
         let mtl = OBJWriter.materialText(package, stem: "Cube")

@@ -19,6 +19,16 @@ final class PoseExportTests: XCTestCase {
         XCTAssertEqual(try PosesJSONReader.load(output.appendingPathComponent("poses.json")).count, 3)
     }
 
+    func testNamesWithSpacesAreAWarningForCOLMAP() {
+        var scene = SyntheticScene.make()
+        XCTAssertEqual(PoseExport.warnings(scene: scene), [])
+        scene.images[0].name = "my photo 2.jpg"
+        let warnings = PoseExport.warnings(scene: scene)
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings[0].hasPrefix("1 photo name(s) contain spaces (\"my photo 2.jpg\"), which COLMAP's images.txt cannot hold"),
+                      warnings[0])
+    }
+
     func testUnwritableOutputThrowsErrorNamingThePath() throws {
         let root = try makeTemporaryDirectory(self)
         let blocker = root.appendingPathComponent("file-not-dir")

@@ -124,15 +124,30 @@ final class USDZWriterTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
     }
 
-    func testCubePassesTheUSDZCheckerWithAllMaps() throws {
+    func testCubePassesTheUSDZCheckerWithAllMapsMetricOrNot() throws {
         let checker = try PythonTool.usdzCheckScript()
         try PythonTool.requireModule("pxr", pipPackage: "usd-core")
-        let url = try makeTemporaryDirectory(self).appendingPathComponent("cube.usdz")
-        try USDZWriter.write(ExportFixtures.cubePackage(), to: url)
-        let result = try PythonTool.run(file: checker, [url.path])
-        print(result.output)
-        XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.output.contains("\"triangles\": 12"), result.output)
+        for isMetric in [true, false] {
+            var package = ExportFixtures.cubePackage()
+            package.isMetric = isMetric
+            let url = try makeTemporaryDirectory(self).appendingPathComponent("cube.usdz")
+            try USDZWriter.write(package, to: url)
+            let result = try PythonTool.run(file: checker, [url.path])
+            print(result.output)
+            XCTAssertEqual(result.status, 0, result.output)
+            XCTAssertTrue(result.output.contains("\"triangles\": 12"), result.output)
+        }
+    }
+
+    /// Photos alone give no scale: the layer still needs a `metersPerUnit`, and its `doc` says the
+    /// unit is not a metre.
+    func testAnUnknownScaleIsSaidInTheLayer() throws {
+        var package = ExportFixtures.cubePackage()
+        XCTAssertFalse(try USDZWriter.layerText(package).contains("doc = "))
+        package.isMetric = false
+        let text = try USDZWriter.layerText(package)
+        XCTAssertTrue(text.contains("metersPerUnit = 1\n"))
+        XCTAssertTrue(text.contains("    doc = \"scale unknown: 1 unit is the reconstruction's own unit, not a metre"), text.prefix(300).description)
     }
 
     /// A full-level mesh makes one whole archive. Its time is printed, not asserted: speed is

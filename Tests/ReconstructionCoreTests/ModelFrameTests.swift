@@ -58,4 +58,25 @@ final class ModelFrameTests: XCTestCase {
         let shown = ModelFrame.up(fromCameras: poses, upInCamera: Array(repeating: ModelFrame.upInCamera(exifOrientation: 6), count: 12))!
         XCTAssertGreaterThan(shown.z, 0.99)
     }
+
+    /// Photos stored turned without a tag saying so (three of eleven here a quarter turn, one upside
+    /// down): the plain mean of the stored tops leans towards them; each camera's side
+    /// nearest that mean gives the world's up again.
+    func testAFewPhotosStoredTurnedWithoutATagDoNotTiltTheUp() {
+        let poses = (0..<11).map { i -> RigidTransform in
+            let a = Double.pi * Double(i) / 10  // a half ring in front of a facade, world +Z up
+            let centre = Vector3(3 * cos(a), 3 * sin(a), 0.3)
+            let forward = (Vector3(0, 0, 0.3) - centre).normalized, right = forward.cross(Vector3(0, 0, 1)).normalized
+            let down = forward.cross(right)
+            switch i {
+            case 2, 4, 6: return RigidTransform(rotation: Matrix3(rows: down, -1 * right, forward), translation: .zero)  // turned
+            case 9: return RigidTransform(rotation: Matrix3(rows: -1 * right, -1 * down, forward), translation: .zero)  // upside down
+            default: return RigidTransform(rotation: Matrix3(rows: right, down, forward), translation: .zero)
+            }
+        }
+        let plainMean = poses.reduce(Vector3.zero) { $0 + $1.rotation.transposed * Vector3(0, -1, 0) }.normalized
+        XCTAssertLessThan(plainMean.z, cos(15 * Double.pi / 180), "the fixture's turned photos tilt a plain mean")
+        let up = ModelFrame.up(fromCameras: poses)!
+        XCTAssertGreaterThan(up.z, cos(1 * Double.pi / 180), "\(up)")
+    }
 }

@@ -24,4 +24,24 @@ final class PoseEstimationInputTests: XCTestCase {
             XCTAssertEqual(invalid.first?.reason, "the file is empty (0 bytes)")
         }
     }
+
+    /// The same photo under two names adds no view: the copy is set aside, naming the original,
+    /// and a photo of the same texture shifted by a few pixels is kept.
+    func testACopyOfAPhotoIsSetAsideNamingTheOriginal() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pe-copies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<(192 * 192)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let photo = pgm(width: 192, height: 192) { x, y in noise[(y / 3) * 192 + x / 3] }
+        try photo.write(to: dir.appendingPathComponent("a.pgm"))
+        try photo.write(to: dir.appendingPathComponent("b.pgm"))
+        try pgm(width: 192, height: 192) { x, y in noise[(y / 3) * 192 + x / 3 + 1] }.write(to: dir.appendingPathComponent("c.pgm"))
+        let sources = ["a.pgm", "b.pgm", "c.pgm"].map { ImageSource(name: $0, url: dir.appendingPathComponent($0), prior: .unknown) }
+
+        let features = try PoseEstimation().extractFeatures(from: sources)
+        XCTAssertEqual(features.usableIndices, [0, 2])
+        XCTAssertEqual(features.invalidImages.map(\.name), ["b.pgm"])
+        XCTAssertEqual(features.invalidImages.first?.reason, "the same photo as a.pgm (identical features); it is used once")
+    }
 }

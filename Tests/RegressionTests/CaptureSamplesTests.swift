@@ -123,8 +123,11 @@ final class CaptureSamplesTests: XCTestCase {
     func testAMatteIsAnObjectMaskAtHalfLevelAndIntersectsAMask() throws {
         try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
         try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
-        // A half-size matte ramping left to right: object from level 128 on.
-        let ramp = GrayImage(width: 48, height: 32, pixels: (0..<(48 * 32)).map { UInt8(($0 % 48) * 255 / 47) })
+        // A half-size matte with a soft edge, ramping from 0 to 255 over columns 20…27: object from level 128 on.
+        let ramp = GrayImage(width: 48, height: 32, pixels: (0..<(48 * 32)).map { (i: Int) -> UInt8 in
+            let level: Int = (i % 48 - 20) * 255 / 7
+            return UInt8(min(255, max(0, level)))
+        })
         try write(ImageCodec.encode(ramp), "a_matte.png")
         try write(ImageCodec.encode(ramp), "b_matte.png")
         var top = GrayImage(width: 48, height: 32, fill: 0)
@@ -142,6 +145,36 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertEqual(both.pixels[10 * 48 + 40], 255, "object in mask and matte")
         XCTAssertEqual(both.pixels[20 * 48 + 40], 0, "outside the mask")
         XCTAssertEqual(both.pixels[10 * 48 + 2], 0, "outside the matte")
+    }
+
+    func testJPEGMasksLoseTheirNoiseLabelMasksKeepTheirObjectAndPhotosNamedAsMasksAreRefused() throws {
+        // A 0/255 mask saved as JPEG: compression leaves faint non-zero levels around the object.
+        var disc = GrayImage(width: 96, height: 64, fill: 0)
+        for y in 0..<64 { for x in 0..<96 where (x - 48) * (x - 48) + (y - 32) * (y - 32) < 400 { disc.pixels[y * 96 + x] = 255 } }
+        let jpeg = try ImageCodec.encode(disc, as: .jpeg(quality: 60))
+        let decoded = try ImageCodec.decodeGray(jpeg)
+        XCTAssertTrue(decoded.pixels.contains { $0 > 0 && $0 < 32 }, "the fixture has JPEG noise near 0")
+        try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
+        try write(jpeg, "a_mask.jpg")
+        // A label image: 0 background, 1 object.
+        try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
+        try write(ImageCodec.encode(GrayImage(width: 96, height: 64, pixels: disc.pixels.map { $0 == 0 ? 0 : 1 })), "b_mask.png")
+        // Photos named as a mask and as a matte.
+        try write(ImageCodec.encode(Self.noise(seed: 3)), "c.png")
+        try write(ImageCodec.encode(Self.noise(seed: 4)), "c_mask.png")
+        try write(ImageCodec.encode(Self.noise(seed: 5)), "d.png")
+        try write(ImageCodec.encode(Self.noise(seed: 6)), "d_matte.png")
+
+        let samples = try CaptureSamples.load(imagesDirectory: folder)
+        XCTAssertEqual(samples.map(\.name), ["a.png", "b.png", "c.png", "d.png"])
+        let fromJPEG = try XCTUnwrap(samples[0].objectMask)
+        let wrong = zip(fromJPEG.pixels, disc.pixels).filter { $0 != $1 }.count
+        XCTAssertLessThan(wrong, 40, "a JPEG mask's object is the disc, up to its outline (\(wrong) pixels differ)")
+        XCTAssertEqual(fromJPEG.pixels[0], 0, "faint noise is background")
+        XCTAssertEqual(try XCTUnwrap(samples[1].objectMask).pixels, disc.pixels, "label 1 is object")
+        XCTAssertNil(samples[2].objectMask)
+        XCTAssertTrue(samples[2].rejection?.contains("mask c_mask.png is not black and white") ?? false, samples[2].rejection ?? "nil")
+        XCTAssertTrue(samples[3].rejection?.contains("matte d_matte.png is not black and white") ?? false, samples[3].rejection ?? "nil")
     }
 
     func testBadMasksAndMattesRejectTheirSampleNamingTheFileAndTheSessionGoesOn() async throws {
