@@ -25,6 +25,17 @@ enum PhotoFolder {
         let unreadable = ImageFolder.namesNotInUTF8(in: folder) + ImageFolder.namesNotInUTF8(in: folder.appendingPathComponent("images"))
         let names = unreadable.isEmpty ? "" : "; \(unreadable.count) file(s) with an image's extension have names that are not valid UTF-8 "
             + "and cannot be read (rename them in UTF-8)"
-        return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper" + names)
+        // Photos one level deeper under another name: say which folder to give instead.
+        let holding = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().filter { name in
+            !name.hasPrefix(".") && (try? ImageFolder.listImages(in: folder.appendingPathComponent(name, isDirectory: true)))?.isEmpty == false
+        }
+        let deeper = holding.isEmpty ? "" : "; photos are in " + holding.prefix(3).map { "\(name(path, $0))/" }.joined(separator: ", ")
+            + (holding.count > 3 ? ", …" : "") + ": give that folder instead"
+        return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper"
+                              + deeper + names)
+    }
+
+    private static func name(_ path: String, _ child: String) -> String {
+        path.hasSuffix("/") ? path + child : path + "/" + child
     }
 }

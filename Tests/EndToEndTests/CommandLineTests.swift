@@ -53,6 +53,14 @@ final class CommandLineTests: XCTestCase {
         let error = try XCTUnwrap(try events(json.output).last)
         XCTAssertEqual(error["event"] as? String, "error")
         XCTAssertTrue((error["message"] as? String)?.contains("no photos in") == true, json.output)
+
+        // Photos one level deeper, in a folder not called images/: the error says where they are.
+        let photos = dir.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try Data("not decoded before the folder is resolved".utf8).write(to: photos.appendingPathComponent("IMG_0001.JPG"))
+        let nested = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path])
+        XCTAssertEqual(nested.status, 1)
+        XCTAssertTrue(nested.output.contains("photos are in \(photos.path)/: give that folder instead"), nested.output)
     }
 
     /// Poses of other photos with the same file names align by their centres but point elsewhere:
