@@ -3,7 +3,8 @@ public enum CaptureFeedback: String, Hashable, Sendable, Codable, CaseIterable {
     /// Mean luminance is below `Configuration.minimumMeanLuminance`; auto-capture stops.
     case environmentTooDark
     /// The camera moves or turns faster than the configured limits, or the frame is blurred
-    /// (`CaptureFrame.sharpness` below `Configuration.minimumSharpness`); auto-capture stops.
+    /// (`CaptureFrame.sharpness` below `Configuration.minimumSharpness`, or below
+    /// `Configuration.minimumRelativeSharpness` of the recent frames'); auto-capture stops.
     case movingTooFast
     /// The camera is nearer the box than `Configuration.minimumDistanceInBoxDiagonals`; auto-capture stops.
     case objectTooClose

@@ -9,7 +9,7 @@ public struct CaptureFrame: Equatable, Sendable, Codable {
     /// Mean luminance of the image, 0 (black) … 1 (white).
     public var meanLuminance: Double
     /// Image sharpness on any non-negative scale where larger is sharper (e.g. variance of the
-    /// Laplacian); compared with `Configuration.minimumSharpness`.
+    /// Laplacian); compared with `Configuration.minimumSharpness` and with the recent frames'.
     public var sharpness: Double
     /// How much trackable texture the object shows, 0 (plain) … 1 (richly textured).
     public var textureScore: Double

@@ -20,9 +20,15 @@ extension CaptureSession {
         public var maximumDistanceInBoxDiagonals = 4.0
         /// Least fraction (0…1) of the box inside the field of view for auto-capture.
         public var minimumBoxFractionInView = 0.8
-        /// Least `CaptureFrame.sharpness` of a shot (same scale; 100 suits variance of the Laplacian on 8-bit grey);
-        /// a less sharp frame shows `movingTooFast`.
-        public var minimumSharpness = 100.0
+        /// Least `CaptureFrame.sharpness` of a shot, whatever the scene (same scale; for the variance
+        /// of the Laplacian on 8-bit grey, a blurred frame measures below 10, an unblurred plain box
+        /// 50–100 and a textured object thousands); a less sharp frame shows `movingTooFast`.
+        public var minimumSharpness = 25.0
+        /// Least sharpness of a shot as a fraction (0…1) of the median of the previous
+        /// `CaptureSession.sharpnessHistory` frames': blur is judged against what this scene
+        /// looks like in focus, since a plain object is never as sharp as a textured one. A less
+        /// sharp frame shows `movingTooFast`. 0 turns the comparison off.
+        public var minimumRelativeSharpness = 0.3
         /// Least change of view direction from the box centre since the last shot, in degrees, for a new shot.
         public var minimumDegreesBetweenShots = 5.0
         /// Least time since the last shot, in seconds, for a new shot (a rate limit on top of the change of view).
@@ -47,6 +53,7 @@ extension CaptureSession {
                       "maximumDistanceInBoxDiagonals must exceed minimumDistanceInBoxDiagonals")
             try check((0...1).contains(minimumBoxFractionInView), "minimumBoxFractionInView must be in 0…1")
             try check(minimumSharpness >= 0, "minimumSharpness must be non-negative")
+            try check((0...1).contains(minimumRelativeSharpness), "minimumRelativeSharpness must be in 0…1")
             try check(minimumDegreesBetweenShots >= 0, "minimumDegreesBetweenShots must be non-negative")
             try check(minimumSecondsBetweenShots >= 0, "minimumSecondsBetweenShots must be non-negative")
             try check((0...1).contains(minimumTextureScoreForFlip), "minimumTextureScoreForFlip must be in 0…1")

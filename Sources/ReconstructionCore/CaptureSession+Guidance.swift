@@ -11,7 +11,7 @@ extension CaptureSession {
     /// previous processed frame's. Never refused, so it does not throw.
     ///
     /// While capturing, a frame becomes a shot when no capture-blocking feedback is active (a frame
-    /// less sharp than `minimumSharpness` shows `movingTooFast`), the shot limit allows it, and either it is the first
+    /// blurred shows `movingTooFast`, see `motionAndLightFeedback`), the shot limit allows it, and either it is the first
     /// shot, or the view direction from the box centre turned ≥ `minimumDegreesBetweenShots`, or
     /// ≥ `minimumSecondsBetweenShots` passed since the last shot. Effects come in the order
     /// saveShot, updateCoverage, scanPassCompleted, recommendFlip, showGuidance.
@@ -20,6 +20,7 @@ extension CaptureSession {
         if let previousFrame, frame.timestamp <= previousFrame.timestamp { return [] }
         var conditions = motionAndLightFeedback(frame)
         previousFrame = frame
+        recentSharpness = Array((recentSharpness + [frame.sharpness]).suffix(Self.sharpnessHistory))
         guard state == .capturing, let box else {
             if let fraction = frame.boxFractionInView {
                 if fraction < configuration.minimumBoxFractionInView { conditions.insert(.outOfFieldOfView) }
@@ -63,12 +64,15 @@ extension CaptureSession {
 
 extension CaptureSession {
     /// Light and motion conditions (any state that processes frames). Apple's feedback has no
-    /// separate blur condition: a frame less sharp than `minimumSharpness` shows `movingTooFast`,
-    /// since a hand-held camera's blur is motion blur and the remedy is the same (slow down).
+    /// separate blur condition: a blurred frame (less sharp than `minimumSharpness`, or than
+    /// `minimumRelativeSharpness` of the recent frames' median) shows `movingTooFast`, since a
+    /// hand-held camera's blur is motion blur and the remedy is the same (slow down).
     func motionAndLightFeedback(_ frame: CaptureFrame) -> Set<CaptureFeedback> {
         var conditions: Set<CaptureFeedback> = []
         if frame.meanLuminance < configuration.minimumMeanLuminance { conditions.insert(.environmentTooDark) }
-        if frame.sharpness < configuration.minimumSharpness { conditions.insert(.movingTooFast) }
+        if frame.sharpness < configuration.minimumSharpness || frame.sharpness < configuration.minimumRelativeSharpness * Statistics.median(recentSharpness) {
+            conditions.insert(.movingTooFast)
+        }
         if let previousFrame {
             let seconds = frame.timestamp - previousFrame.timestamp
             let metres = frame.cameraCentre.distance(to: previousFrame.cameraCentre)

@@ -58,6 +58,10 @@ public struct CaptureSession: Equatable, Sendable {
 
     /// The latest frame processed in detecting or capturing (for motion and ordering).
     var previousFrame: CaptureFrame?
+    /// Sharpness of the latest processed frames, at most `sharpnessHistory`, oldest first.
+    var recentSharpness: [Double] = []
+    /// Frames whose median sharpness a new frame is compared with (`minimumRelativeSharpness`).
+    public static let sharpnessHistory = 8
     /// The frame of the latest shot (for the spacing between shots).
     var lastShotFrame: CaptureFrame?
     /// Sum of the texture scores of all shots, for the flip advice.

@@ -25,7 +25,8 @@ struct CaptureReplayCommand: ParsableCommand {
             on the first frame that shows it with no blocking feedback, and capturing starts with \
             the next frame. Guidance: environmentTooDark (luminance below --min-luminance), \
             movingTooFast (faster than --max-speed or --max-turn-rate, or blurred: sharpness below \
-            --min-sharpness), objectTooClose / objectTooFar (outside --min-distance … \
+            --min-sharpness, or below --min-relative-sharpness of the median of the previous \
+            frames', so that a plain object is judged against itself), objectTooClose / objectTooFar (outside --min-distance … \
             --max-distance box diagonals), outOfFieldOfView (less than --min-box-fraction of the \
             box in view), overCapturing. A frame with none of the blocking ones becomes a shot when \
             it turned at least --min-degrees-between-shots and --min-seconds-between-shots passed \
@@ -64,8 +65,11 @@ struct CaptureReplayCommand: ParsableCommand {
     @Option(help: "Darkest mean luminance (0…1) at which shots are taken.")
     var minLuminance = defaults.minimumMeanLuminance
 
-    @Option(help: "Least sharpness of a shot (variance of the Laplacian on 8-bit grey, exposure-normalised).")
+    @Option(help: "Least sharpness of a shot in any scene (variance of the Laplacian on 8-bit grey, exposure-normalised).")
     var minSharpness = defaults.minimumSharpness
+
+    @Option(help: "Least sharpness of a shot as a fraction (0…1) of the median of the previous \(CaptureSession.sharpnessHistory) frames' (0: off).")
+    var minRelativeSharpness = defaults.minimumRelativeSharpness
 
     @Option(help: "Fastest camera movement for shots, metres per second.")
     var maxSpeed = defaults.maximumSpeedMetresPerSecond
@@ -106,7 +110,7 @@ struct CaptureReplayCommand: ParsableCommand {
     /// The session's option names in a message, as this command's flags.
     static func inFlags(_ message: String) -> String {
         let flags = [("maximumShots", "--max-shots"), ("coverageBinCount", "--coverage-bins"), ("minimumMeanLuminance", "--min-luminance"),
-                     ("minimumSharpness", "--min-sharpness"), ("maximumSpeedMetresPerSecond", "--max-speed"),
+                     ("minimumSharpness", "--min-sharpness"), ("minimumRelativeSharpness", "--min-relative-sharpness"), ("maximumSpeedMetresPerSecond", "--max-speed"),
                      ("maximumTurnRateDegreesPerSecond", "--max-turn-rate"), ("minimumDistanceInBoxDiagonals", "--min-distance"),
                      ("maximumDistanceInBoxDiagonals", "--max-distance"), ("minimumBoxFractionInView", "--min-box-fraction"),
                      ("minimumDegreesBetweenShots", "--min-degrees-between-shots"),
@@ -132,6 +136,7 @@ struct CaptureReplayCommand: ParsableCommand {
         options.session.coverageBinCount = coverageBins
         options.session.minimumMeanLuminance = minLuminance
         options.session.minimumSharpness = minSharpness
+        options.session.minimumRelativeSharpness = minRelativeSharpness
         options.session.maximumSpeedMetresPerSecond = maxSpeed
         options.session.maximumTurnRateDegreesPerSecond = maxTurnRate
         options.session.minimumDistanceInBoxDiagonals = minDistance

@@ -71,4 +71,27 @@ final class CaptureReplayAcceptanceTests: XCTestCase {
                      summary.frames, summary.savedShots, "\(summary.rejectedByFeedback)", summary.dialFilledBins, summary.dialTotalBins,
                      report.scene.registeredCount, report.scene.images.count, renderSeconds, replaySeconds, posesSeconds))
     }
+
+    /// A plain box measures 50–100 sharp where the vase measures about 2000: blur is judged against
+    /// the stream's own recent frames, so the clean frames become shots and only the spoiled ones
+    /// are rejected, as on the vase.
+    func testAPlainObjectsStreamLosesOnlyItsSpoiledFrames() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("capture-replay-plain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = SyntheticFrameStream.Settings(scene: .plainBox, frames: 48, seed: 1, imageWidth: 480, imageHeight: 360)
+        settings.injectDefaultFrames()
+        let framesFolder = root.appendingPathComponent("frames")
+        try SyntheticFrameStreamWriter.write(SyntheticFrameStream(settings: settings), to: framesFolder, workers: 2)
+        var reports: [FrameReport] = []
+        let summary = try CaptureReplay().run(FrameStream.load(directory: framesFolder), to: root.appendingPathComponent("capture")) {
+            reports.append($0)
+        }
+        XCTAssertEqual(reports.first?.outcome, .boxConfirmed)
+        let spoiled = Set(settings.darkFrames + settings.blurredFrames + settings.offFrameFrames)
+        XCTAssertEqual(reports.filter { $0.outcome == .rejected }.map(\.index), spoiled.sorted())
+        for index in settings.blurredFrames { XCTAssertEqual(reports[index].feedback, [.movingTooFast], "frame \(index)") }
+        XCTAssertEqual(summary.savedShots, 48 - 1 - spoiled.count)
+        XCTAssertEqual(summary.dialFilledBins, 24)
+        XCTAssertEqual(summary.flipRecommended, false, "a plain box has too little texture to flip")
+    }
 }

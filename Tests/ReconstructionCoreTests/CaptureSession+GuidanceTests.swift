@@ -69,6 +69,32 @@ final class CaptureSessionGuidanceTests: XCTestCase {
                         .showGuidance([])])
     }
 
+    /// Blur is judged against the recent frames too: a frame that is sharp enough for a plain
+    /// object is blurred after frames of a textured one, and frames of a plain object in focus
+    /// are not blurred among themselves.
+    func testAFrameMuchLessSharpThanTheRecentOnesShowsMovingTooFast() throws {
+        var session = try Fixtures.capturingSession()
+        for (i, time) in [0.0, 1, 2].enumerated() {
+            _ = session.frameArrived(Fixtures.frame(time: time, azimuthDegrees: 10 + 10 * Double(i), sharpness: 2000))
+        }
+        XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 3, azimuthDegrees: 40, sharpness: 400)), [.showGuidance([.movingTooFast])])
+        XCTAssertEqual(session.shotsTaken, 3)
+
+        var plain = try Fixtures.capturingSession()
+        for (i, sharpness) in [60.0, 90, 55, 100, 70].enumerated() {
+            _ = plain.frameArrived(Fixtures.frame(time: Double(i), azimuthDegrees: 10 + 10 * Double(i), sharpness: sharpness))
+        }
+        XCTAssertEqual(plain.shotsTaken, 5, "a plain object in focus is not blurred")
+        XCTAssertEqual(plain.frameArrived(Fixtures.frame(time: 5, azimuthDegrees: 60, sharpness: 12)), [.showGuidance([.movingTooFast])])
+
+        var off = CaptureSession.Configuration()
+        off.minimumRelativeSharpness = 0
+        var absolute = try Fixtures.capturingSession(off)
+        _ = absolute.frameArrived(Fixtures.frame(time: 0, azimuthDegrees: 10, sharpness: 2000))
+        _ = absolute.frameArrived(Fixtures.frame(time: 1, azimuthDegrees: 20, sharpness: 400))
+        XCTAssertEqual(absolute.shotsTaken, 2, "with the comparison off only minimumSharpness counts")
+    }
+
     func testABlurredFrameWhileDetectingShowsMovingTooFast() throws {
         var session = CaptureSession()
         _ = try session.start(imagesDirectory: Fixtures.directory)
