@@ -56,6 +56,7 @@ public struct SessionJobExecutor: JobExecutor {
             var failures: [String] = []
             var retryable = false
             var cancelled = false
+            var unregistered = 0
             loop: for await output in session.outputs {
                 switch output {
                 case .requestProgress(let request, let fraction):
@@ -66,6 +67,11 @@ public struct SessionJobExecutor: JobExecutor {
                     report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
                 case .invalidSample(let id, let reason):
                     report(.note("skipped \(names[id] ?? "sample \(id)"): \(reason)"))
+                case .skippedSample(let id):
+                    unregistered += 1
+                    report(.note("not registered: \(names[id] ?? "sample \(id)") (no pose; the outputs hold the registered photos only)"))
+                case .stitchingIncomplete:
+                    report(.note("\(unregistered) of \(session.samples.count) photos could not be placed in the reconstruction"))
                 case .requestComplete(_, let result):
                     do { try Self.write(result, images: images, to: execution.outputDirectory) } catch {
                         failures.append("writing outputs: \(error)")

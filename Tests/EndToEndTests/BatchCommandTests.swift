@@ -1,5 +1,7 @@
 import BatchRunner
 import Foundation
+import Reconstruction
+import ReconstructionCore
 import XCTest
 
 /// `photogrammetry batch` and `photogrammetry jobs` as a user runs them.
@@ -117,6 +119,27 @@ final class BatchCommandTests: XCTestCase {
         let retry = try CLIRunner.run(["jobs", "retry", "typed", "-o", out.path])
         XCTAssertEqual(retry.status, 1)
         XCTAssertTrue(retry.output.contains("its spec is invalid"), retry.output)
+    }
+
+    /// A job completes with the photos that registered, and says which did not.
+    func testACompletedJobNamesThePhotosThatDidNotRegister() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let copy = dir.appendingPathComponent("capture")
+        try FileManager.default.copyItem(at: capture, to: copy)
+        // A photo of nothing in the capture: it decodes but matches no other photo.
+        var generator = SystemRandomNumberGenerator()
+        let noise = RGBImage(width: 320, height: 240, pixels: (0..<(320 * 240 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try ImageCodec.encode(noise, as: .png).write(to: copy.appendingPathComponent("images/zz-unrelated.png"))
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs([BatchCaptures.job("partial", capture: copy)], to: file)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLIRunner.run(["batch", file.path, "-o", out.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("not registered: zz-unrelated.png"), result.output)
+        XCTAssertTrue(result.output.contains("1 of \(BatchCaptures.views + 1) photos could not be placed"), result.output)
+        let show = try CLIRunner.run(["jobs", "show", "partial", "-o", out.path])
+        XCTAssertTrue(show.output.contains("not registered: zz-unrelated.png"), show.output)
     }
 
     /// A job left running by a runner that was killed is cancelled at once by `jobs cancel`
