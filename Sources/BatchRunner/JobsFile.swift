@@ -1,4 +1,5 @@
 import Foundation
+import ReconstructionCore
 
 /// A jobs file read job by job: a JSON array of job specs, an object `{"jobs": [...]}`, one job
 /// object, or JSON Lines (one job per line). Each job is checked on its own, so a malformed job or
@@ -33,7 +34,7 @@ public struct JobsFile: Sendable {
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw BatchError.jobsFile(url.path, "cannot be read: \(error.localizedDescription)")
+            throw BatchError.jobsFile(url.path, "cannot be read: \(FileReadFailure.reason(url, error))")
         }
         return try parse(data, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
     }

@@ -69,7 +69,7 @@ public struct PinholeIntrinsics: Equatable, Sendable {
         } catch let error as CaptureIOError {
             throw error
         } catch {
-            throw CaptureIOError(file: url, "cannot read K file: \(error.localizedDescription)")
+            throw CaptureIOError(file: url, "cannot read K file: \(FileReadFailure.reason(url, error))")
         }
         let separators = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ","))
         let tokens = text.components(separatedBy: separators).filter { !$0.isEmpty }

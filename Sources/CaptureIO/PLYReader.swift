@@ -55,7 +55,7 @@ public enum PLYReader {
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            throw CaptureIOError(file: url, "cannot read the PLY file: \(error.localizedDescription)")
+            throw CaptureIOError(file: url, "cannot read the PLY file: \(FileReadFailure.reason(url, error))")
         }
     }
 

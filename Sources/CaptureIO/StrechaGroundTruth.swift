@@ -44,7 +44,7 @@ public enum StrechaGroundTruth {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw CaptureIOError(file: url, "cannot read camera file: \(error.localizedDescription)")
+            throw CaptureIOError(file: url, "cannot read camera file: \(FileReadFailure.reason(url, error))")
         }
         let tokens = text.components(separatedBy: .whitespacesAndNewlines).filter { !$0.isEmpty }
         guard tokens.count == 26 else {

@@ -74,7 +74,7 @@ struct CaptureFolderWriter {
         do {
             data = try Data(contentsOf: source)
         } catch {
-            throw CaptureReplayError(path: source.path, "cannot be read: \(error.localizedDescription)")
+            throw CaptureReplayError(path: source.path, "cannot be read: \(FileReadFailure.reason(source, error))")
         }
         try AtomicFileWriter.write(data, to: directory.appendingPathComponent(name))
     }

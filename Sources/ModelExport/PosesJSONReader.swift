@@ -59,7 +59,7 @@ public enum PosesJSONReader {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ModelExportError(file: url, "cannot read poses file: \(error.localizedDescription)")
+            throw ModelExportError(file: url, "cannot read poses file: \(FileReadFailure.reason(url, error))")
         }
         do {
             return try JSONDecoder().decode(Document.self, from: data)

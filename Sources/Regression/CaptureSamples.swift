@@ -133,7 +133,7 @@ public struct CaptureSamples: Sendable {
     static func decodeGray(_ file: URL, kind: String) throws(Problem) -> GrayImage {
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
-            throw Problem(description: "\(kind) \(file.lastPathComponent) cannot be read: \(error.localizedDescription)")
+            throw Problem(description: "\(kind) \(file.lastPathComponent) cannot be read: \(FileReadFailure.reason(file, error))")
         }
         do {
             return try ImageCodec.decodeGray(data)

@@ -59,7 +59,7 @@ public struct DepthSidecar: Sendable {
 
     static func decodeDepth(_ file: URL, photoWidth: Int, photoHeight: Int) throws(DepthSidecarError) -> DepthMap {
         let data: Data
-        do { data = try Data(contentsOf: file) } catch { throw DepthSidecarError(file: file, "cannot be read: \(error.localizedDescription)") }
+        do { data = try Data(contentsOf: file) } catch { throw DepthSidecarError(file: file, "cannot be read: \(FileReadFailure.reason(file, error))") }
         let raw: ImageCodec.RawImage
         do { raw = try ImageCodec.decodeUnchanged(data) } catch { throw DepthSidecarError(file: file, "is not a decodable depth image: \(error)") }
         guard raw.channels == 1 else { throw DepthSidecarError(file: file, "has \(raw.channels) channels; depth needs one") }

@@ -87,7 +87,7 @@ public struct RGBDKeyframes: Sendable {
         } catch let problem as RGBDMetadataProblem {
             throw DepthSidecarError(file: metadataURL, problem.message + "; frame \(n) is skipped")
         } catch {
-            throw DepthSidecarError(file: metadataURL, "cannot be read (\(error.localizedDescription)); frame \(n) is skipped")
+            throw DepthSidecarError(file: metadataURL, "cannot be read (\(FileReadFailure.reason(metadataURL, error))); frame \(n) is skipped")
         }
         let photoURL = folder.appendingPathComponent(photo)
         let size: (width: Int, height: Int)

@@ -1,4 +1,5 @@
 import Foundation
+import ReconstructionCore
 
 /// The reference datasets the regression command runs, and the thresholds each must meet
 /// (`Datasets/manifest.json`).
@@ -103,7 +104,7 @@ public struct RegressionManifest: Codable, Sendable, Equatable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw RegressionError.manifest(url.path, "cannot be read: \(error.localizedDescription)")
+            throw RegressionError.manifest(url.path, "cannot be read: \(FileReadFailure.reason(url, error))")
         }
         let manifest: RegressionManifest
         do {

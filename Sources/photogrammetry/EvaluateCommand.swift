@@ -99,8 +99,9 @@ struct EvaluateCommand: ParsableCommand {
             if names.isEmpty, let modelReport {
                 let report: ModelStageReport
                 let data: Data
-                do { data = try Data(contentsOf: URL(fileURLWithPath: modelReport)) } catch {
-                    throw CommandFailure("--model-report \(modelReport) cannot be read: \(error.localizedDescription)")
+                let reportURL = URL(fileURLWithPath: modelReport)
+                do { data = try Data(contentsOf: reportURL) } catch {
+                    throw CommandFailure("--model-report \(modelReport) cannot be read: \(FileReadFailure.reason(reportURL, error))")
                 }
                 do {
                     report = try JSONDecoder().decode(ModelStageReport.self, from: data)

@@ -71,8 +71,11 @@ enum JobsJSON {
         return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
     }
 
+    /// `text` on one line (line breaks become spaces, so a table row stays one row), at most
+    /// `length` characters.
     static func shortened(_ text: String, _ length: Int) -> String {
-        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return line.count <= length ? line : String(line.prefix(length - 1)) + "…"
     }
 
     static func text(_ value: Any) throws -> String {

@@ -15,7 +15,8 @@ extension JobsCommand {
                 (SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID), the task is recorded with the claim and the \
                 job uses SLURM_CPUS_ON_NODE threads; SIGTERM (scancel) stops it: cancelled after \
                 `jobs cancel`, else back in the queue. Exit status: 0 when the job completed or was \
-                cancelled, or was not queued for this task (nothing to do), 1 when the attempt failed.
+                cancelled, or was not queued for this task (nothing to do), 1 when the attempt failed, \
+                130 when Ctrl-C or SIGTERM stopped it and the job went back to the queue (as batch).
                 """)
 
         @OptionGroup var ledger: LedgerOptions
@@ -44,6 +45,7 @@ extension JobsCommand {
             let place = options.slurmTask.map { " (Slurm job \($0))" } ?? ""
             reporter.note("job '\(id)'\(place): \(job?.state.rawValue ?? "?")" + (job?.state == .failed || job?.state == .queued ? job?.error.map { ": \($0)" } ?? "" : ""))
             if summary.failed > 0 || summary.retried > 0 { throw ExitCode(1) }
+            if summary.stopped && job?.state == .queued { throw ExitCode(130) }
         }
 
         /// `<array id>_<index>` from Slurm's environment (or the job id of a task that is not part of an array).

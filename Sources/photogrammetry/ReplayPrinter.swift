@@ -44,6 +44,8 @@ struct ReplayPrinter {
             : "scan passes \(passNumbers.dropLast().joined(separator: ", ")) and \(passNumbers.last!) completed"
         let flip = summary.flipRecommended.map { $0 ? "flip recommended" : "not flippable: do another pass at a different height" } ?? "no flip advice"
         print("coverage dial \(summary.dialFilledBins)/\(summary.dialTotalBins); \(passes); \(flip); session \(summary.finalState)")
+        // With no shot the command fails and leaves no folder: nothing was written.
+        guard summary.savedShots > 0 else { return }
         print(String(format: "wrote %d shots%@ to %@ in %.1f s", summary.savedShots, summary.wroteIntrinsics ? " and K.txt" : "", output.path, seconds))
     }
 

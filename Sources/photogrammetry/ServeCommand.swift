@@ -73,11 +73,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.maxImages = maxImages
         configuration.limits.maxFileBytes = maxUploadMB * 1_000_000
         configuration.memoryBudgetBytes = memoryBudget.map { Int($0 * 1e9) }
-        if configuration.token == nil {
-            FileHandle.standardError.write(Data("warning: no --token: anyone who can reach \(host):\(port) can submit and remove tasks\n".utf8))
-        }
-        let host = self.host
+        let host = self.host, open = configuration.token == nil
         try await NodeODMService.run(configuration) { port in
+            // The port bound (with --port 0 the system picks it), so the warning names the real one.
+            if open {
+                FileHandle.standardError.write(Data("warning: no --token: anyone who can reach \(host):\(port) can submit and remove tasks\n".utf8))
+            }
             FileHandle.standardOutput.write(Data("serving the NodeODM API on http://\(host):\(port) (data in \(data.path))\n".utf8))
         }
     }

@@ -114,6 +114,11 @@ final class BatchCommandTests: XCTestCase {
         let list = try CLIRunner.run(["jobs", "list", "--ledger", out.path, "--state", "failed"])
         XCTAssertEqual(list.status, 0)
         XCTAssertTrue(list.output.contains("nofolder") && list.output.contains("does not exist"), list.output)
+        // The corrupt job's error lists its photos on lines of their own; the table keeps one row per job.
+        XCTAssertTrue(try XCTUnwrap(try ledger.job("corrupt")?.error).contains("\n"))
+        let rows = list.output.split(separator: "\n")
+        XCTAssertEqual(rows.filter { $0.hasPrefix("corrupt") }.count, 1, list.output)
+        XCTAssertEqual(rows.filter { $0.contains("a.jpg") }.count, 1, "no continuation lines: \(list.output)")
         let show = try CLIRunner.run(["jobs", "show", "good1", "-o", out.path])
         XCTAssertTrue(show.output.contains("job good1: completed") && show.output.contains("poses.json"), show.output)
         let retry = try CLIRunner.run(["jobs", "retry", "typed", "-o", out.path])
@@ -188,5 +193,25 @@ final class BatchCommandTests: XCTestCase {
         let json = try CLIRunner.run(["jobs", "list", "-o", out.path, "--json"])
         let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
         XCTAssertEqual(listed?.compactMap { $0["state"] as? String }, ["completed", "completed"])
+    }
+
+    /// `jobs run` stopped by Ctrl-C puts the job back in the queue and exits 130, as `batch` does.
+    func testJobsRunStoppedByCtrlCExits130WithTheJobQueued() throws {
+        let captures = try BatchCaptures.make(1)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs([BatchCaptures.job("long", capture: captures[0], model: true)], to: file)
+        let out = dir.appendingPathComponent("out")
+        XCTAssertEqual(try CLIRunner.run(["batch", file.path, "-o", out.path, "--enqueue-only"]).status, 0)
+        let ledger = try JobLedger(outputFolder: out)
+        let log = dir.appendingPathComponent("run.log")
+        let process = try CLIRunner.start(["jobs", "run", "long", "-o", out.path], log: log)
+        let deadline = Date().addingTimeInterval(60)
+        while try ledger.job("long")?.state != .running && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(try ledger.job("long")?.state, .running, "the job started")
+        process.interrupt()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        XCTAssertEqual(try ledger.job("long")?.state, .queued)
     }
 }

@@ -46,6 +46,7 @@ final class CaptureReplayCommandTests: XCTestCase {
         XCTAssertEqual(failed.status, 1, failed.output)
         XCTAssertTrue(failed.output.contains("no shot was saved from \(frames): the session never left detection"), failed.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path), "no empty output folder left behind")
+        XCTAssertFalse(failed.output.contains("wrote 0 shots"), "no claim of a folder that is not there: \(failed.output)")
 
         let missing = try CLIRunner.run(["capture", "replay", dir.path, "-o", dir.appendingPathComponent("other").path])
         XCTAssertNotEqual(missing.status, 0)
