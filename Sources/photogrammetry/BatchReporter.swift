@@ -117,7 +117,8 @@ final class BatchReporter: @unchecked Sendable {
             case .completed(let id, let seconds, let directory, let files):
                 lastJSON[id] = nil
                 emit(["event": "job_completed", "job": id, "seconds": rounded(seconds, 2), "output": directory.path, "files": files],
-                     text: String(format: "completed '%@' in %.1f s: %@ (%d files)%@", id, seconds, directory.path, files, batchLine(eta)))
+                     text: String(format: "completed '%@' in %.1f s: %@ (%d file%@)%@", id, seconds, directory.path, files,
+                                  files == 1 ? "" : "s", batchLine(eta)))
             case .retrying(let id, let message, let delay):
                 emit(["event": "job_retrying", "job": id, "message": message, "delay_seconds": rounded(delay, 1)],
                      text: String(format: "'%@' failed, retrying in %.0f s: %@", id, delay, message))

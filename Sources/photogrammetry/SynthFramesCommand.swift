@@ -75,6 +75,8 @@ struct SynthFramesCommand: ParsableCommand {
         var settings = SyntheticFrameStream.Settings(scene: scene, frames: frames, seed: seed, imageWidth: width, imageHeight: height)
         settings.frameIntervalSeconds = interval
         settings.elevationDegrees = elevation
+        // The stream's own limits first: too few frames is the problem, not where spoiled ones would go.
+        if settings.frames < 3, let problem = settings.problem { throw ValidationError(problem) }
         if dark == nil && blurred == nil && offFrame == nil {
             if !noInjection {
                 settings.injectDefaultFrames()

@@ -59,5 +59,18 @@ final class CaptureReplayCommandTests: XCTestCase {
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("--min-luminance must be in 0…1"), result.output)
         XCTAssertFalse(result.output.contains("minimumMeanLuminance"), result.output)
+        let relative = try CLIRunner.run(["capture", "replay", FileManager.default.temporaryDirectory.path, "-o", "/tmp/unused-replay",
+                                          "--min-relative-sharpness", "1.5"])
+        XCTAssertTrue(relative.output.contains("--min-relative-sharpness must be in 0…1"), relative.output)
+    }
+
+    /// Too short a stream is named as such, not as default spoiled frames that would overlap.
+    func testAStreamOfFewerThanThreeFramesIsRefusedForThat() throws {
+        for frames in ["0", "1"] {
+            let result = try CLIRunner.run(["synth-frames", "plain-box", "-o", "/tmp/unused-frames", "--frames", frames])
+            XCTAssertEqual(result.status, 64, result.output)
+            XCTAssertTrue(result.output.contains("a stream needs at least 3 frames"), result.output)
+            XCTAssertFalse(result.output.contains("overlap"), result.output)
+        }
     }
 }
