@@ -51,7 +51,8 @@ let package = Package(
             cxxSettings: [.unsafeFlags(systemIncludes + ["-O2", "-DNDEBUG", "-fno-math-errno"])],
             linkerSettings: shimLibraries
         ),
-        // Pure core: geometry, scene types, evaluation maths. No I/O.
+        // Pure core: geometry, scene types, evaluation maths. No I/O (FileReadFailure only looks at a
+        // path to say why a read failed).
         .target(name: "ReconstructionCore"),
         // Surface from depth: TSDF fusion, marching cubes, mesh cleanup. Pure Swift, no I/O.
         .target(name: "Meshing", dependencies: ["ReconstructionCore"]),

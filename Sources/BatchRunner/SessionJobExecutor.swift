@@ -71,8 +71,9 @@ public struct SessionJobExecutor: JobExecutor {
                     unregistered += 1
                     report(.note("not registered: \(names[id] ?? "sample \(id)") (no pose; the outputs hold the registered photos only)"))
                 case .stitchingIncomplete:
-                    report(.note("\(unregistered) of \(session.samples.count) photos could not be placed in the reconstruction"))
+                    report(.note("\(unregistered) usable photo(s) could not be placed in the reconstruction"))
                 case .requestComplete(_, let result):
+                    if case .poses(let poses) = result { for warning in PoseExport.warnings(scene: poses.scene) { report(.note(warning)) } }
                     do { try Self.write(result, images: images, to: execution.outputDirectory) } catch {
                         failures.append("writing outputs: \(error)")
                         retryable = true

@@ -25,8 +25,9 @@
 ///   replay does not detect boxes; `--box` overrides it).
 /// - Optional per frame: `gravity` (physical down in camera axes, g units; default: from the
 ///   rotation, world −z), `depth` (16-bit PNG millimetres or 32-bit float TIFF metres, along the
-///   camera z axis), `depthConfidence` (8-bit, 0 low … 2 high), `mask` (8-bit, non-zero =
-///   object). File names are relative to the folder holding `frames.json`.
+///   camera z axis), `depthConfidence` (8-bit, 0 low … 2 high), `mask` (8-bit, read as a
+///   capture folder's `_mask` sidecar: non-zero = object in a label image, see `CaptureSamples`).
+///   File names are relative to the folder holding `frames.json`.
 public struct FrameStreamIndex: Codable, Sendable, Equatable {
     /// The format tag this reader understands.
     public static let formatTag = "photogrammetry-frame-stream/1"

@@ -195,7 +195,7 @@ struct TaskForm: Decodable {
             }
         }
         guard let uuid = fields["uuid"] ?? request.uri.queryParameters.get("uuid") else {
-            throw NodeODMError.refused("missing 'uuid' (send it URL-encoded, as PyODM does: curl -d uuid=…, or as JSON; multipart forms are not read here)")
+            throw NodeODMError.refused("missing 'uuid' (send it URL-encoded, as PyODM does: curl -d uuid=…, as JSON, or as ?uuid=…; multipart forms are not read here)")
         }
         return TaskForm(uuid: uuid, options: fields["options"])
     }

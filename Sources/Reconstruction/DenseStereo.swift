@@ -157,7 +157,9 @@ public struct DenseStereo: Sendable {
                 } catch let error as ShimError {
                     return .failure(.unreadableImage(name: view.name, reason: error.message))
                 } catch {
-                    return .failure(.unreadableImage(name: view.name, reason: "cannot read file: \(error.localizedDescription)"))
+                    let reason: String
+                    if case .file(let url) = view.image { reason = FileReadFailure.reason(url, error) } else { reason = error.localizedDescription }
+                    return .failure(.unreadableImage(name: view.name, reason: "cannot read file: \(reason)"))
                 }
             }
             return try results.map { try $0.get() }

@@ -17,6 +17,7 @@ public struct FeaturesStageOutput: Sendable {
     /// observations only mislead the mapper and self-calibration) marked as not usable, naming
     /// the image it repeats. `names`: the images' names, in input order.
     public func withCopiesSetAside(names: [String]) -> FeaturesStageOutput {
+        precondition(names.count == images.count, "one name per image")
         var out = self
         var firstOfKey: [Int: [Int]] = [:]
         for (i, result) in images.enumerated() {

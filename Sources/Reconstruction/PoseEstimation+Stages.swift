@@ -69,7 +69,8 @@ extension PoseEstimation {
                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
                 return .failure(InvalidImage(name: source.name, reason: "broken symbolic link: its target \(target) does not exist"))
             }
-            return .failure(InvalidImage(name: source.name, reason: "cannot read file: \(error.localizedDescription)"))
+            let reason = source.url.map { FileReadFailure.reason($0, error) } ?? error.localizedDescription
+            return .failure(InvalidImage(name: source.name, reason: "cannot read file: \(reason)"))
         }
     }
 

@@ -38,6 +38,26 @@ extension CaptureSession {
 
         public init() {}
 
+        /// Decodes what is present; a field missing (from a configuration saved before it existed)
+        /// keeps its default.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            maximumShots = try container.decodeIfPresent(Int.self, forKey: .maximumShots) ?? maximumShots
+            isOverCaptureEnabled = try container.decodeIfPresent(Bool.self, forKey: .isOverCaptureEnabled) ?? isOverCaptureEnabled
+            coverageBinCount = try container.decodeIfPresent(Int.self, forKey: .coverageBinCount) ?? coverageBinCount
+            minimumMeanLuminance = try container.decodeIfPresent(Double.self, forKey: .minimumMeanLuminance) ?? minimumMeanLuminance
+            maximumSpeedMetresPerSecond = try container.decodeIfPresent(Double.self, forKey: .maximumSpeedMetresPerSecond) ?? maximumSpeedMetresPerSecond
+            maximumTurnRateDegreesPerSecond = try container.decodeIfPresent(Double.self, forKey: .maximumTurnRateDegreesPerSecond) ?? maximumTurnRateDegreesPerSecond
+            minimumDistanceInBoxDiagonals = try container.decodeIfPresent(Double.self, forKey: .minimumDistanceInBoxDiagonals) ?? minimumDistanceInBoxDiagonals
+            maximumDistanceInBoxDiagonals = try container.decodeIfPresent(Double.self, forKey: .maximumDistanceInBoxDiagonals) ?? maximumDistanceInBoxDiagonals
+            minimumBoxFractionInView = try container.decodeIfPresent(Double.self, forKey: .minimumBoxFractionInView) ?? minimumBoxFractionInView
+            minimumSharpness = try container.decodeIfPresent(Double.self, forKey: .minimumSharpness) ?? minimumSharpness
+            minimumRelativeSharpness = try container.decodeIfPresent(Double.self, forKey: .minimumRelativeSharpness) ?? minimumRelativeSharpness
+            minimumDegreesBetweenShots = try container.decodeIfPresent(Double.self, forKey: .minimumDegreesBetweenShots) ?? minimumDegreesBetweenShots
+            minimumSecondsBetweenShots = try container.decodeIfPresent(Double.self, forKey: .minimumSecondsBetweenShots) ?? minimumSecondsBetweenShots
+            minimumTextureScoreForFlip = try container.decodeIfPresent(Double.self, forKey: .minimumTextureScoreForFlip) ?? minimumTextureScoreForFlip
+        }
+
         /// Throws `CaptureError.invalidArgument` naming the first field out of range.
         public func validate() throws(CaptureError) {
             func check(_ ok: Bool, _ message: String) throws(CaptureError) {

@@ -20,7 +20,7 @@ extension CaptureSession {
         if let previousFrame, frame.timestamp <= previousFrame.timestamp { return [] }
         var conditions = motionAndLightFeedback(frame)
         previousFrame = frame
-        recentSharpness = Array((recentSharpness + [frame.sharpness]).suffix(Self.sharpnessHistory))
+        recordSharpness(frame.sharpness)
         guard state == .capturing, let box else {
             if let fraction = frame.boxFractionInView {
                 if fraction < configuration.minimumBoxFractionInView { conditions.insert(.outOfFieldOfView) }
@@ -70,9 +70,7 @@ extension CaptureSession {
     func motionAndLightFeedback(_ frame: CaptureFrame) -> Set<CaptureFeedback> {
         var conditions: Set<CaptureFeedback> = []
         if frame.meanLuminance < configuration.minimumMeanLuminance { conditions.insert(.environmentTooDark) }
-        if frame.sharpness < configuration.minimumSharpness || frame.sharpness < configuration.minimumRelativeSharpness * Statistics.median(recentSharpness) {
-            conditions.insert(.movingTooFast)
-        }
+        if isBlurred(frame.sharpness) { conditions.insert(.movingTooFast) }
         if let previousFrame {
             let seconds = frame.timestamp - previousFrame.timestamp
             let metres = frame.cameraCentre.distance(to: previousFrame.cameraCentre)
@@ -84,6 +82,32 @@ extension CaptureSession {
             }
         }
         return conditions
+    }
+
+    /// Whether a frame of `sharpness` is blurred: less sharp than `minimumSharpness`, or than
+    /// `minimumRelativeSharpness` of the median of the recent frames not taken for blurred.
+    func isBlurred(_ sharpness: Double) -> Bool {
+        sharpness < configuration.minimumSharpness || isRelativelyBlurred(sharpness)
+    }
+
+    private func isRelativelyBlurred(_ sharpness: Double) -> Bool {
+        !recentSharpness.isEmpty && sharpness < configuration.minimumRelativeSharpness * Statistics.median(recentSharpness)
+    }
+
+    /// Keeps the sharpness of frames not taken for blurred as the measure for the next ones. A run
+    /// of `sharpnessHistory` frames blurred only by that comparison replaces the measure: the view
+    /// has become plainer, since blur from moving would also have tripped the speed limits or the
+    /// absolute floor long before.
+    mutating func recordSharpness(_ sharpness: Double) {
+        if sharpness < configuration.minimumSharpness { return }
+        if isRelativelyBlurred(sharpness) {
+            relativelyBlurredRun.append(sharpness)
+            guard relativelyBlurredRun.count >= Self.sharpnessHistory else { return }
+            recentSharpness = relativelyBlurredRun
+        } else {
+            recentSharpness = Array((recentSharpness + [sharpness]).suffix(Self.sharpnessHistory))
+        }
+        relativelyBlurredRun = []
     }
 
     /// Distance and field-of-view conditions against the selected box (capturing only).

@@ -58,8 +58,13 @@ public struct CaptureSession: Equatable, Sendable {
 
     /// The latest frame processed in detecting or capturing (for motion and ordering).
     var previousFrame: CaptureFrame?
-    /// Sharpness of the latest processed frames, at most `sharpnessHistory`, oldest first.
+    /// Sharpness of the latest processed frames not taken for blurred, at most `sharpnessHistory`,
+    /// oldest first: a run of blurred frames must not become the measure of what is sharp.
     var recentSharpness: [Double] = []
+    /// Consecutive frames taken for blurred by the comparison with `recentSharpness` alone. After
+    /// `sharpnessHistory` of them the view itself has changed (a plainer side), not the focus:
+    /// the history starts again from them.
+    var relativelyBlurredRun: [Double] = []
     /// Frames whose median sharpness a new frame is compared with (`minimumRelativeSharpness`).
     public static let sharpnessHistory = 8
     /// The frame of the latest shot (for the spacing between shots).
@@ -179,6 +184,9 @@ extension CaptureSession {
     /// Empties the coverage dial (and, for a new pass, advances the pass id).
     mutating func resetScanPass(newPass: Bool) -> [CaptureEffect] {
         if newPass { scanPass += 1 }
+        // Another height or the other side of the object: what is sharp is measured again.
+        recentSharpness = []
+        relativelyBlurredRun = []
         coveredBins = []
         userCompletedScanPass = false
         return [.updateCoverage(filledBins: 0, totalBins: configuration.coverageBinCount)]

@@ -62,31 +62,54 @@ public enum ModelFrame {
         return up(fromCameras: cameraFromWorld, upInCamera: exifOrientations.map(upInCamera(exifOrientation:)))
     }
 
-    /// The world's up direction guessed from how the photos were taken: the mean of the cameras'
-    /// "up" axes. `upInCamera` gives, per camera, the direction that is up in its photo as shown
-    /// (`upInCamera(exifOrientation:)`); by default the stored raster's top (camera −y, since
-    /// image y points down). A photo stored turned without a tag saying so would pull the mean
-    /// aside, so each camera then counts with whichever side of its photo (top, bottom, left,
-    /// right) is nearest the mean, and the mean is taken again: a minority of photos held sideways
-    /// or upside down no longer tilts it. This only when most photos agree (the mean is at least
-    /// half as long as it would be if all did): photos whose ups cancel out tell nothing to snap
-    /// to. Nil without cameras or when they cancel out.
+    /// The world's up direction guessed from how the photos were taken. A photo is held level: the
+    /// side of it that is horizontal as shown (its x axis, for a photo shown as stored) is level
+    /// with the ground, however steeply the camera looks down. So up is the direction those sides
+    /// are all perpendicular to (`levelUp`), on the side of the mean of the photos' up as shown.
+    /// `upInCamera` gives, per camera, the direction that is up in its photo as shown
+    /// (`upInCamera(exifOrientation:)`); by default the stored raster's top (camera −y, since image
+    /// y points down). A photo stored turned without a tag saying so still has one side level, the
+    /// one `levelUp` takes, so a few such photos do not tilt the result. When the level sides are
+    /// all nearly parallel (every camera facing one way) they do not fix up, and the mean of the
+    /// photos' up is used. Nil without cameras or when their ups cancel out.
     public static func up(fromCameras cameraFromWorld: [RigidTransform], upInCamera: [Vector3]? = nil) -> Vector3? {
         let shownUp = cameraFromWorld.indices.map { i in
             cameraFromWorld[i].rotation.transposed * (upInCamera.flatMap { i < $0.count ? $0[i] : nil } ?? Vector3(0, -1, 0))
         }
-        var up = shownUp.reduce(Vector3.zero, +)
-        guard up.length > 1e-9 else { return nil }
-        guard up.length >= 0.5 * Double(cameraFromWorld.count) else { return up.normalized }
-        let sides = [Vector3(1, 0, 0), Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, -1, 0)]
-        for _ in 0..<2 {
-            let estimate = up.normalized
-            up = cameraFromWorld.reduce(Vector3.zero) { sum, pose in
-                sum + sides.map { pose.rotation.transposed * $0 }.max { $0.dot(estimate) < $1.dot(estimate) }!
+        let mean = shownUp.reduce(Vector3.zero, +)
+        guard mean.length > 1e-9 else { return nil }
+        return levelUp(cameraFromWorld, shownUp: shownUp, from: mean.normalized) ?? mean.normalized
+    }
+
+    /// The direction perpendicular to every camera's level side, starting from `start`: each
+    /// camera's level side is whichever of its x and y axes is nearer perpendicular to the current
+    /// estimate; the estimate is then the direction least along all of them (smallest eigenvector
+    /// of the sum of their outer products), signed towards `shownUp`; repeated until the choices
+    /// settle. Nil when the level sides are nearly parallel (the middle eigenvalue under 5 % of the
+    /// cameras), which leaves up undetermined.
+    static func levelUp(_ cameraFromWorld: [RigidTransform], shownUp: [Vector3], from start: Vector3) -> Vector3? {
+        guard cameraFromWorld.count >= 2 else { return nil }
+        var estimate = start
+        var previousChoice: [Bool] = []
+        for _ in 0..<5 {
+            var sum = [[Double]](repeating: [0, 0, 0], count: 3)
+            var choice: [Bool] = []
+            for pose in cameraFromWorld {
+                let x = pose.rotation.row(0), y = pose.rotation.row(1)  // the camera's axes in the world
+                let usesX = abs(x.dot(estimate)) <= abs(y.dot(estimate))
+                choice.append(usesX)
+                let side = (usesX ? x : y).array
+                for i in 0..<3 { for j in 0..<3 { sum[i][j] += side[i] * side[j] } }
             }
-            guard up.length > 1e-9 else { return nil }
+            let eigen = SymmetricEigen(sum)
+            guard eigen.values[1] > 0.05 * Double(cameraFromWorld.count) else { return nil }
+            var normal = Vector3(eigen.vectors[2][0], eigen.vectors[2][1], eigen.vectors[2][2])
+            if shownUp.reduce(0.0, { $0 + $1.dot(normal) }) < 0 { normal = -1 * normal }
+            estimate = normal
+            if choice == previousChoice { break }
+            previousChoice = choice
         }
-        return up.normalized
+        return estimate
     }
 
     /// The direction that is up in a photo shown as its EXIF orientation tag (1…8) asks, in the

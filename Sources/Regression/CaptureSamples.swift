@@ -7,7 +7,8 @@ import ReconstructionCore
 /// TIFF, WebP, BMP, HEIC/HEIF; sorted by name, sidecars skipped), its id its index and its name
 /// its file name, with
 /// - intrinsics: `given` when known, else EXIF focal length, else unknown;
-/// - an object mask from `<stem>_mask.<ext>` (non-zero = object) and/or a person/object matte
+/// - an object mask from `<stem>_mask.<ext>` (`binaryMask`: non-zero = object for a label image,
+///   else above half its brightest level) and/or a person/object matte
 ///   `<stem>_matte.<ext>` (grey levels, object where ≥ 50 %, i.e. ≥ 128); with both, the object
 ///   is where both say so (they must then be the same size);
 /// - depth from a HEIC/HEIF photo's embedded depth image, when it is metric (`HEIFDepth.metres`);
@@ -16,8 +17,8 @@ import ReconstructionCore
 ///
 /// A given K whose principal point lies outside a photo rejects that photo; one far from the
 /// centre of photos of some size is a warning (`IntrinsicsFit`).
-/// A bad mask or matte (does not decode; a matte without the photo's aspect ratio or larger than
-/// it) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
+/// A bad mask or matte (does not decode; mostly grey levels, as a photo named like one; a matte
+/// without the photo's aspect ratio or larger than it) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
 /// it as `invalidSample` and goes on with the others. Embedded depth that cannot be used is a note
 /// and the photo is used without it.
 public struct CaptureSamples: Sendable {
@@ -104,20 +105,36 @@ public struct CaptureSamples: Sendable {
                          pixels: zip(mask.pixels, matte.pixels).map { $0 != 0 && $1 != 0 ? 255 : 0 })
     }
 
-    /// A mask as object (255) and background (0). Object is above half the mask's brightest level,
-    /// which for a mask of two levels (0/255, or a 0/1 label image) is every non-zero pixel, and
-    /// which leaves out the faint noise JPEG compression puts around 0.
+    /// A mask as object (255) and background (0). A label image (a losslessly stored mask of a
+    /// few levels: 0/255, 0/1, or instance ids 1…N) is object wherever it is not 0. Any other
+    /// mask (a JPEG, whose compression spreads faint levels around 0 and grey along the outline,
+    /// or an anti-aliased one) is object above half its brightest level, and empty when that is
+    /// too dim to be an object level; one that is mostly grey is refused (`refuseMostlyGrey`).
     static func binaryMask(_ levels: GrayImage, file: URL) throws(Problem) -> GrayImage {
-        try refuseMostlyGrey(levels, kind: "mask", file: file)
-        let threshold = (Int(levels.pixels.max() ?? 0) + 1) / 2
-        return GrayImage(width: levels.width, height: levels.height, pixels: levels.pixels.map { Int($0) >= max(1, threshold) ? 255 : 0 })
+        var used = [Bool](repeating: false, count: 256)
+        for value in levels.pixels { used[Int(value)] = true }
+        let levelCount = used.filter { $0 }.count
+        let isLossy = ["jpg", "jpeg", "heic", "heif", "webp"].contains(file.pathExtension.lowercased())
+        let isLabelImage = !isLossy && levelCount <= 8
+        let brightest = used.lastIndex(of: true) ?? 0
+        let threshold: Int
+        if isLabelImage {
+            threshold = 1
+        } else {
+            try refuseMostlyGrey(levels, brightest: brightest, kind: "mask", file: file)
+            threshold = brightest >= minimumObjectLevel ? (brightest + 1) / 2 : 256
+        }
+        return GrayImage(width: levels.width, height: levels.height, pixels: levels.pixels.map { Int($0) >= threshold ? 255 : 0 })
     }
+
+    /// The dimmest brightest level of a mask that is not a label image for it to hold any object.
+    static let minimumObjectLevel = 32
 
     /// A mask or matte whose pixels are mostly neither near black nor near its brightest level is
     /// not one (a photo named like one, say): it is refused, naming the file. Real ones are grey
     /// only along the object's outline (JPEG noise, a matte's soft edge), a few per cent.
-    static func refuseMostlyGrey(_ levels: GrayImage, kind: String, file: URL) throws(Problem) {
-        let brightest = Int(levels.pixels.max() ?? 0)
+    static func refuseMostlyGrey(_ levels: GrayImage, brightest: Int? = nil, kind: String, file: URL) throws(Problem) {
+        let brightest = brightest ?? Int(levels.pixels.max() ?? 0)
         let lowBand = brightest / 8, highBand = brightest - brightest / 8
         let between = levels.pixels.reduce(0) { $0 + (Int($1) > lowBand && Int($1) < highBand ? 1 : 0) }
         let fraction = Double(between) / Double(max(1, levels.pixels.count))

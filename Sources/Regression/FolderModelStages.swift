@@ -82,9 +82,9 @@ public struct FolderModelStages: ModelStages {
             guard dense.mesh.triangleCount > 0 else { throw ModelRunError("the dense stage found no surface to build a model from") }
             return dense.mesh
         }
-        // The model's up, for requests that do not place the model themselves (read once, not from
-        // the checkpoint: a resumed run has no dense run to ask).
-        let up = requests.contains { $0.geometry == nil } ? ModelRun.up(scene: scene, imagesDirectory: folder).up : nil
+        // The model's up, for requests that do not place the model themselves: from what the
+        // samples carry (a resumed run has no dense run to ask).
+        let up = requests.contains { $0.geometry == nil } ? scene.up(samples: samples) : nil
         var results: [Result<URL, any Error>] = []
         for request in requests {
             if context.isCancelled { throw CancellationError() }

@@ -40,8 +40,8 @@ struct CaptureReplayCommand: ParsableCommand {
             (shots, rejections per feedback, dial, completed passes, flip advice); with --json, one \
             JSON object per line: {"event":"frame",…} per frame and {"event":"summary",…} last. \
             Bad frames (missing or undecodable image, bad pose) are reported and skipped; a \
-            missing or malformed frames.json, or a stream from which no shot is saved (the output \
-            folder is then not left behind), is an error (exit code 1).
+            missing or malformed frames.json, or a stream from which no shot is saved (an output \
+            folder the command made is then removed), is an error (exit code 1).
             """
     )
 

@@ -35,10 +35,11 @@ struct PosesCommand: AsyncParsableCommand {
             warning. An alpha channel is ignored (use a _mask sidecar).
             Images that cannot be decoded are reported and skipped, and so is a copy of another \
             photo (identical features, named with the photo it repeats); fewer than two usable images \
-            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (object above half its brightest level) and/or \
+            is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (non-zero = object; a JPEG mask: above half its brightest level) and/or \
             <name>_matte.<ext> person/object matte (grey levels, object where ≥ 50 %), if present, mask \
             its background out of the features (--no-object-masking ignores them); a mask or matte \
-            that does not decode or does not fit its photo skips the photo, with a message naming \
+            that does not decode, does not fit its photo or is mostly grey levels skips the photo, \
+            with a message naming \
             the file. HEIC photos are decoded by libheif; their embedded depth, when metric, is \
             carried with the sample.
             With --checkpoint DIR, each finished stage (and each image's features) is saved in DIR; \

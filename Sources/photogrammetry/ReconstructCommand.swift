@@ -203,6 +203,7 @@ struct ReconstructCommand: ParsableCommand {
             reporter.note("registered \(scene.registeredCount)/\(scene.images.count) images")
             for line in scene.unregisteredLines { reporter.note(line) }
         }
+        if posesOutput != nil { for warning in PoseExport.warnings(scene: scene) { reporter.warning(warning) } }
         var options = DenseRun.Options()
         options.stereo.maxImageDimension = stereoSize
         options.useDepthSidecars = !noDepth

@@ -44,7 +44,7 @@ struct ReplayPrinter {
             : "scan passes \(passNumbers.dropLast().joined(separator: ", ")) and \(passNumbers.last!) completed"
         let flip = summary.flipRecommended.map { $0 ? "flip recommended" : "not flippable: do another pass at a different height" } ?? "no flip advice"
         print("coverage dial \(summary.dialFilledBins)/\(summary.dialTotalBins); \(passes); \(flip); session \(summary.finalState)")
-        // With no shot the command fails and leaves no folder: nothing was written.
+        // With no shot the command fails (and removes the folder if it made it): nothing was written.
         guard summary.savedShots > 0 else { return }
         print(String(format: "wrote %d shots%@ to %@ in %.1f s", summary.savedShots, summary.wroteIntrinsics ? " and K.txt" : "", output.path, seconds))
     }

@@ -61,7 +61,8 @@ final class FrameAnalyzerTests: XCTestCase {
                                        worldFromCamera: Self.camera(), box: nil)
         let defaults = CaptureSession.Configuration()
         XCTAssertGreaterThan(sharp.sharpness, 10 * defaults.minimumSharpness)
-        XCTAssertLessThan(blurred.sharpness, defaults.minimumRelativeSharpness * sharp.sharpness, "blurred among sharp frames")
+        XCTAssertLessThan(blurred.sharpness, defaults.minimumRelativeSharpness * sharp.sharpness / 3,
+                          "blurred among sharp frames, by a wide margin (\(blurred.sharpness) against \(sharp.sharpness))")
     }
 
     func testADarkButSharpFrameKeepsItsSharpnessThroughExposureNormalisation() {

@@ -1,3 +1,4 @@
+import Foundation
 import ReconstructionCore
 import XCTest
 
@@ -80,12 +81,15 @@ final class CaptureSessionGuidanceTests: XCTestCase {
         XCTAssertEqual(session.frameArrived(Fixtures.frame(time: 3, azimuthDegrees: 40, sharpness: 400)), [.showGuidance([.movingTooFast])])
         XCTAssertEqual(session.shotsTaken, 3)
 
-        var plain = try Fixtures.capturingSession()
+        var relativeOnly = CaptureSession.Configuration()
+        relativeOnly.minimumSharpness = 0
+        var plain = try Fixtures.capturingSession(relativeOnly)
         for (i, sharpness) in [60.0, 90, 55, 100, 70].enumerated() {
             _ = plain.frameArrived(Fixtures.frame(time: Double(i), azimuthDegrees: 10 + 10 * Double(i), sharpness: sharpness))
         }
         XCTAssertEqual(plain.shotsTaken, 5, "a plain object in focus is not blurred")
-        XCTAssertEqual(plain.frameArrived(Fixtures.frame(time: 5, azimuthDegrees: 60, sharpness: 12)), [.showGuidance([.movingTooFast])])
+        XCTAssertEqual(plain.frameArrived(Fixtures.frame(time: 5, azimuthDegrees: 60, sharpness: 20)), [.showGuidance([.movingTooFast])],
+                       "20 against a median of 70")
 
         var off = CaptureSession.Configuration()
         off.minimumRelativeSharpness = 0
@@ -93,6 +97,49 @@ final class CaptureSessionGuidanceTests: XCTestCase {
         _ = absolute.frameArrived(Fixtures.frame(time: 0, azimuthDegrees: 10, sharpness: 2000))
         _ = absolute.frameArrived(Fixtures.frame(time: 1, azimuthDegrees: 20, sharpness: 400))
         XCTAssertEqual(absolute.shotsTaken, 2, "with the comparison off only minimumSharpness counts")
+    }
+
+    /// A run of blurred frames does not become the measure of what is sharp; a view that stays
+    /// plainer for `sharpnessHistory` frames does; a new pass measures again.
+    func testBlurredRunsDoNotLowerTheMeasureButALastingChangeOfViewDoes() throws {
+        var configuration = CaptureSession.Configuration()
+        configuration.minimumSharpness = 0
+        configuration.minimumDegreesBetweenShots = 0
+        configuration.minimumSecondsBetweenShots = 0
+        var session = try Fixtures.capturingSession(configuration)
+        var time = 0.0
+        func frame(_ sharpness: Double) -> [CaptureEffect] {
+            time += 0.1
+            return session.frameArrived(Fixtures.frame(time: time, azimuthDegrees: 10 + time, sharpness: sharpness))
+        }
+        for _ in 0..<8 { _ = frame(2000) }
+        let taken = session.shotsTaken
+        for _ in 0..<6 {
+            _ = frame(300)
+            XCTAssertEqual(session.feedback, [.movingTooFast])
+        }
+        XCTAssertEqual(session.shotsTaken, taken, "six blurred frames in a row are all blurred")
+        _ = frame(2000)
+        // A plainer side for good: blurred by comparison for eight frames, then the new measure.
+        for _ in 0..<CaptureSession.sharpnessHistory { _ = frame(400) }
+        let before = session.shotsTaken
+        _ = frame(400)
+        XCTAssertEqual(session.shotsTaken, before + 1, "after a lasting change of view its frames are sharp again")
+        _ = try session.beginNewScanPass()
+        let passStart = session.shotsTaken
+        _ = frame(100)  // blurred against 400, but a new pass measures again
+        XCTAssertEqual(session.shotsTaken, passStart + 1, "a new pass measures again")
+    }
+
+    /// A configuration saved before a field existed still loads, with that field's default.
+    func testAConfigurationMissingNewerFieldsDecodesWithTheirDefaults() throws {
+        var saved = CaptureSession.Configuration()
+        saved.maximumShots = 40
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONEncoder().encode(saved)) as? [String: Any])
+        object["minimumRelativeSharpness"] = nil
+        let decoded = try JSONDecoder().decode(CaptureSession.Configuration.self, from: JSONSerialization.data(withJSONObject: object))
+        XCTAssertEqual(decoded.maximumShots, 40)
+        XCTAssertEqual(decoded, saved)
     }
 
     func testABlurredFrameWhileDetectingShowsMovingTooFast() throws {

@@ -79,4 +79,25 @@ final class ModelFrameTests: XCTestCase {
         let up = ModelFrame.up(fromCameras: poses)!
         XCTAssertGreaterThan(up.z, cos(1 * Double.pi / 180), "\(up)")
     }
+
+    /// The same from cameras looking down 70° at a turntable: the turned photos are snapped too,
+    /// giving the up of the same photos stored upright.
+    func testPhotosStoredTurnedAreSnappedFromSteeplyAboveToo() {
+        func poses(turning: Bool) -> [RigidTransform] {
+            (0..<12).map { i -> RigidTransform in
+                let a = 2 * Double.pi * Double(i) / 12
+                let centre = Vector3(cos(a), sin(a), tan(70 * Double.pi / 180))
+                let forward = (-1 * centre).normalized, right = forward.cross(Vector3(0, 0, 1)).normalized
+                let down = forward.cross(right)
+                if turning && [1, 2, 3].contains(i) { return RigidTransform(rotation: Matrix3(rows: down, -1 * right, forward), translation: .zero) }
+                return RigidTransform(rotation: Matrix3(rows: right, down, forward), translation: .zero)
+            }
+        }
+        let upright = ModelFrame.up(fromCameras: poses(turning: false))!
+        XCTAssertGreaterThan(upright.z, 0.999)
+        let plainMean = poses(turning: true).reduce(Vector3.zero) { $0 + $1.rotation.transposed * Vector3(0, -1, 0) }.normalized
+        XCTAssertLessThan(plainMean.dot(upright), cos(10 * Double.pi / 180), "the fixture's turned photos tilt a plain mean")
+        let up = ModelFrame.up(fromCameras: poses(turning: true))!
+        XCTAssertEqual(up.dot(upright), 1, accuracy: 1e-9, "\(up)")
+    }
 }

@@ -153,12 +153,22 @@ final class CaptureSamplesTests: XCTestCase {
         for y in 0..<64 { for x in 0..<96 where (x - 48) * (x - 48) + (y - 32) * (y - 32) < 400 { disc.pixels[y * 96 + x] = 255 } }
         let jpeg = try ImageCodec.encode(disc, as: .jpeg(quality: 60))
         let decoded = try ImageCodec.decodeGray(jpeg)
-        XCTAssertTrue(decoded.pixels.contains { $0 > 0 && $0 < 32 }, "the fixture has JPEG noise near 0")
+        let faint = decoded.pixels.indices.filter { decoded.pixels[$0] > 0 && decoded.pixels[$0] < 32 && disc.pixels[$0] == 0 }
+        XCTAssertFalse(faint.isEmpty, "the fixture has JPEG noise near 0 outside the disc")
         try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
         try write(jpeg, "a_mask.jpg")
         // A label image: 0 background, 1 object.
         try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
         try write(ImageCodec.encode(GrayImage(width: 96, height: 64, pixels: disc.pixels.map { $0 == 0 ? 0 : 1 })), "b_mask.png")
+        // Instance ids 1 and 2 (two objects), and a JPEG of an empty mask (noise only).
+        try write(ImageCodec.encode(Self.noise(seed: 7)), "e.png")
+        try write(ImageCodec.encode(GrayImage(width: 96, height: 64, pixels: disc.pixels.indices.map { i in
+            disc.pixels[i] == 0 ? 0 : (i % 96 < 48 ? 1 : 2)
+        })), "e_mask.png")
+        var speckled = GrayImage(width: 96, height: 64, fill: 0)
+        for i in Swift.stride(from: 0, to: speckled.pixels.count, by: 97) { speckled.pixels[i] = 3 }
+        try write(ImageCodec.encode(Self.noise(seed: 8)), "f.png")
+        try write(ImageCodec.encode(speckled, as: .jpeg(quality: 60)), "f_mask.jpg")
         // Photos named as a mask and as a matte.
         try write(ImageCodec.encode(Self.noise(seed: 3)), "c.png")
         try write(ImageCodec.encode(Self.noise(seed: 4)), "c_mask.png")
@@ -166,12 +176,14 @@ final class CaptureSamplesTests: XCTestCase {
         try write(ImageCodec.encode(Self.noise(seed: 6)), "d_matte.png")
 
         let samples = try CaptureSamples.load(imagesDirectory: folder)
-        XCTAssertEqual(samples.map(\.name), ["a.png", "b.png", "c.png", "d.png"])
+        XCTAssertEqual(samples.map(\.name), ["a.png", "b.png", "c.png", "d.png", "e.png", "f.png"])
         let fromJPEG = try XCTUnwrap(samples[0].objectMask)
         let wrong = zip(fromJPEG.pixels, disc.pixels).filter { $0 != $1 }.count
         XCTAssertLessThan(wrong, 40, "a JPEG mask's object is the disc, up to its outline (\(wrong) pixels differ)")
-        XCTAssertEqual(fromJPEG.pixels[0], 0, "faint noise is background")
+        XCTAssertTrue(faint.allSatisfy { fromJPEG.pixels[$0] == 0 }, "faint noise is background")
         XCTAssertEqual(try XCTUnwrap(samples[1].objectMask).pixels, disc.pixels, "label 1 is object")
+        XCTAssertEqual(try XCTUnwrap(samples[4].objectMask).pixels, disc.pixels, "instance ids 1 and 2 are both object")
+        XCTAssertEqual(try XCTUnwrap(samples[5].objectMask).pixels.filter { $0 != 0 }.count, 0, "JPEG noise alone is no object")
         XCTAssertNil(samples[2].objectMask)
         XCTAssertTrue(samples[2].rejection?.contains("mask c_mask.png is not black and white") ?? false, samples[2].rejection ?? "nil")
         XCTAssertTrue(samples[3].rejection?.contains("matte d_matte.png is not black and white") ?? false, samples[3].rejection ?? "nil")
