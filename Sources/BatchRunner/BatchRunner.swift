@@ -111,6 +111,11 @@ public final class BatchRunner: Sendable {
         return summary
     }
 
+    /// Requeues the jobs of dead runners now, reporting each as `.recovered` (and counting it in
+    /// the summary). `run()` does this too; a caller that wants to count the queue first calls it
+    /// before, so the jobs a killed runner left behind are counted as queued.
+    public func recoverAbandonedJobs() { recover(RunnerIdentity.current) }
+
     /// Requeues the jobs of dead runners.
     func recover(_ identity: RunnerIdentity) {
         do {

@@ -1,5 +1,6 @@
 #include "image_io.hpp"
 
+#include <cstring>
 #include <mutex>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -42,6 +43,22 @@ bool is_truncated_jpeg(const uint8_t* data, size_t length) {
     return true;
 }
 
+// libpng reports a truncated PNG on stderr itself before OpenCV gives up, so find truncation first:
+// walk the chunks (length, type, data, CRC) to IEND. Bytes after IEND are allowed.
+bool is_truncated_png(const uint8_t* data, size_t length) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (length < 8 || std::memcmp(data, signature, 8) != 0) return false;  // not a PNG
+    size_t i = 8;
+    while (true) {
+        if (length - i < 12) return true;
+        const size_t chunk = (static_cast<size_t>(data[i]) << 24) | (static_cast<size_t>(data[i + 1]) << 16) |
+                             (static_cast<size_t>(data[i + 2]) << 8) | data[i + 3];
+        if (std::memcmp(data + i + 4, "IEND", 4) == 0) return false;
+        if (chunk > length - i - 12) return true;
+        i += 12 + chunk;
+    }
+}
+
 // A decoded HEIF image (8-bit BGR) converted as cv::imdecode would for `flags`: grey for the
 // grayscale modes, reduced by 2, 4 or 8 (area averaging) for the reduced modes.
 cv::Mat converted_heif(cv::Mat bgr, int flags) {
@@ -69,6 +86,8 @@ cv::Mat decode_image(const uint8_t* encoded, size_t length, int flags) {
     silence_opencv_log();
     if (is_truncated_jpeg(encoded, length))
         throw Failure{RC_DECODE_FAILED, "truncated JPEG: the image data ends before the end-of-image marker"};
+    if (is_truncated_png(encoded, length))
+        throw Failure{RC_DECODE_FAILED, "truncated PNG: the file ends before its last chunk (IEND)"};
     cv::Mat buffer(1, static_cast<int>(length), CV_8U, const_cast<uint8_t*>(encoded));
     cv::Mat image;
     try {

@@ -84,10 +84,11 @@ struct BatchCommand: AsyncParsableCommand {
         if workers > options.cores { reporter.note("--workers \(workers) capped at \(options.cores), the cores available") }
         if let memoryBudget { options.memoryBudgetBytes = Int(memoryBudget * 1e9) }
         options.keepCheckpoints = keepCheckpoints
-        let queued = try ledger.queuedWork().count
-        reporter.begin(queued: queued, workers: options.workers)
         let runner = BatchRunner(ledger: ledger, layout: layout, executor: SessionJobExecutor(), options: options,
                                  observer: { reporter.handle($0) })
+        // Jobs a killed runner left running go back to the queue before it is counted.
+        runner.recoverAbandonedJobs()
+        reporter.begin(queued: try ledger.queuedWork().count, workers: options.workers)
 
         // Ctrl-C and SIGTERM stop the runner: running jobs go back to the queue with their checkpoints.
         let signals = InterruptSignals { runner.stop() }

@@ -51,7 +51,8 @@ struct JobsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let jobs = try ledger.open().jobs(in: state.map { [$0] })
+            // A job whose runner was killed shows as queued again, not as running.
+            let jobs = try ledger.openRecovered().jobs(in: state.map { [$0] })
             if json {
                 print(try JobsJSON.text(jobs.map(JobsJSON.summary)))
                 return
@@ -83,7 +84,7 @@ struct JobsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let ledger = try ledger.open()
+            let ledger = try ledger.openRecovered()
             guard let job = try ledger.job(id) else { throw BatchError.unknownJob(id) }
             let events = try ledger.events(jobID: id)
             let layout = BatchLayout(root: self.ledger.folder)

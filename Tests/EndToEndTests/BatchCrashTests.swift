@@ -43,9 +43,20 @@ final class BatchCrashTests: XCTestCase {
             try assertConsistent(out, after: "trial \(trials) (killed after \(String(format: "%.2f", delay)) s)")
         }
 
-        // Then run to completion (the runner runs every queued job of the ledger, earlier rounds' too).
-        let final = try CLIRunner.run(["batch", file.path, "-o", out.path, "--workers", "2"])
+        // The last runner was killed: `jobs list` shows its jobs queued again, not running.
+        let listed = try CLIRunner.run(["jobs", "list", "-o", out.path, "--json"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.filter { $0["state"] as? String == "running" }.count, 0, listed.output)
+        let open = rows.filter { $0["state"] as? String == "queued" }.count
+
+        // Then run to completion (the runner runs every queued job of the ledger, earlier rounds' too);
+        // its first line counts every open job, the recovered ones too.
+        let final = try CLIRunner.run(["batch", file.path, "-o", out.path, "--workers", "2", "--json"])
         XCTAssertEqual(final.status, 0, final.output)
+        let started = final.output.split(separator: "\n").first { $0.contains("\"batch_started\"") }
+        let begin = try XCTUnwrap(started.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        XCTAssertEqual(begin["queued"] as? Int, open, final.output)
 
         let ledger = try JobLedger(outputFolder: out)
         let jobs = try ledger.jobs()

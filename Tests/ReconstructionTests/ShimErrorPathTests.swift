@@ -40,6 +40,20 @@ final class ShimErrorPathTests: XCTestCase {
         }
     }
 
+    /// libpng would print its own complaint about a cut-off PNG; the shim finds the truncation
+    /// first (the chunks stop before IEND) and says so, and data after IEND is accepted.
+    func testTruncatedPNGIsADecodeErrorButTrailingDataIsAccepted() throws {
+        let png = try ImageCodec.encode16((0..<(32 * 32)).map { UInt16($0 * 61 % 65536) }, width: 32, height: 32)
+        XCTAssertEqual(try ImageCodec.decodeUnchanged(png).width, 32)
+        XCTAssertEqual(try ImageCodec.decodeUnchanged(png + Data("trailer".utf8)).width, 32)
+        for cut in [png.count - 1, png.count - 12, png.count / 2, 40, 12] {
+            XCTAssertThrowsError(try ImageCodec.decodeUnchanged(png.prefix(cut)), "cut at \(cut)") { error in
+                XCTAssertEqual((error as? ShimError)?.kind, .decodeFailed)
+                XCTAssertTrue("\(error)".contains("truncated PNG"), "\(error)")
+            }
+        }
+    }
+
     /// OpenCV refuses a header that claims more than 2^30 pixels; the message says the image is
     /// too large, not OpenCV's assertion text, and carries no trailing newline.
     func testAJPEGClaimingAHugeSizeIsADecodeErrorSayingSo() throws {
