@@ -33,7 +33,8 @@ extension TaskStore {
         let current = try job(of: record)
         let state = current?.state ?? .queued
         var processing = -1.0
-        if let started = current?.startedAt {
+        // A queued task has not started (again, after a restart): −1, as NodeODM says.
+        if let started = current?.startedAt, state != .queued {
             processing = ((state.isFinal ? current?.finishedAt ?? now : now) - started) * 1000
         }
         let progress = state == .completed ? 100 : min(99.9, (current?.progress ?? 0) * 100)

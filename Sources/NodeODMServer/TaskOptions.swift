@@ -64,11 +64,18 @@ public struct TaskOptions: Codable, Sendable, Equatable {
         guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
             throw NodeODMError.refused("options must be a JSON array of {\"name\": …, \"value\": …}")
         }
+        var given: [String: String] = [:]
         for item in array {
             guard let entry = item as? [String: Any], let name = entry["name"] as? String else {
                 throw NodeODMError.refused("each option must be an object with a 'name' and a 'value'")
             }
-            try options.set(name, valueText(entry["value"]))
+            let value = valueText(entry["value"])
+            try options.set(name, value)
+            // The same option twice with different values is a client's mistake, not a choice.
+            if let earlier = given[name], earlier.lowercased() != value.lowercased() {
+                throw NodeODMError.refused("option '\(name)' is given twice, as '\(earlier)' and '\(value)': give it once")
+            }
+            given[name] = value
         }
         return options
     }

@@ -45,11 +45,18 @@ final class TaskOptionsTests: XCTestCase {
         for (text, expected) in [(#"[{"name":"orthophoto-resolution","value":2}]"#, "unknown option 'orthophoto-resolution'"),
                                  (#"[{"name":"detail","value":"ultra"}]"#, "option 'detail' is 'ultra'"),
                                  (#"{"detail":"preview"}"#, "options must be a JSON array"),
-                                 (#"[{"value":"preview"}]"#, "each option must be an object")] {
+                                 (#"[{"value":"preview"}]"#, "each option must be an object"),
+                                 (#"[{"name":"detail","value":"preview"},{"name":"detail","value":"full"}]"#,
+                                  "option 'detail' is given twice, as 'preview' and 'full'")] {
             XCTAssertThrowsError(try TaskOptions.parse(text)) { error in
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
             }
         }
+    }
+
+    func testAnOptionRepeatedWithTheSameValueIsAccepted() throws {
+        let options = try TaskOptions.parse(#"[{"name":"detail","value":"full"},{"name":"detail","value":"FULL"}]"#)
+        XCTAssertEqual(options.detail, "full")
     }
 
     func testEveryDefinitionsDefaultIsInItsDomain() {

@@ -86,6 +86,26 @@ final class TaskStoreTests: XCTestCase {
                        "the finished job's outputs gave way")
     }
 
+    /// A cancelled task restarted waits in the queue again: not started, so no processing time
+    /// counted from its first run.
+    func testARestartedCancelledTaskHasNotStarted() async throws {
+        let store = try store()
+        let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
+        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        _ = try await store.commit(task.uuid)
+        _ = try XCTUnwrap(try store.ledger.claim(task.uuid, runnerID: "r"))
+        _ = try store.ledger.requestCancel(task.uuid)
+        try store.ledger.markCancelled(task.uuid, runnerID: "r")
+        let cancelled = try await store.info(task.uuid)
+        XCTAssertEqual(cancelled.status.code, .canceled)
+        XCTAssertGreaterThanOrEqual(cancelled.processingTime, 0)
+
+        try await store.restart(task.uuid, options: nil)
+        let info = try await store.info(task.uuid, now: Date().timeIntervalSince1970 + 3600)
+        XCTAssertEqual(info.status.code, .queued)
+        XCTAssertEqual(info.processingTime, -1)
+    }
+
     func testRemovingATaskDeletesOnlyItsFiles() async throws {
         let store = try store()
         var uuids: [String] = []
