@@ -80,8 +80,10 @@ public struct DenseRun: Sendable {
 
         // LiDAR / depth sidecars and the scale they give: median ratio of sidecar depth to the
         // sparse points' depth, over every point seen by a view with depth.
-        let sidecars = options.useDepthSidecars
+        var sidecars = options.useDepthSidecars
             ? depthSidecars(scene: scene, imagesDirectory: imagesDirectory, frameDepth: frameDepth, warnings: &warnings) : []
+        // Known poses and their depth must describe one scene (axes, units, intrinsics).
+        if options.posesAreMetric { sidecars = try agreeingDepth(sidecars, imagesDirectory: imagesDirectory, warnings: &warnings) }
         let metresPerUnit = sidecars.isEmpty ? nil
             : options.posesAreMetric ? 1 : scale(scene: scene, sidecars: sidecars.map { ($0.index, $0.sidecar) })
         if !sidecars.isEmpty && metresPerUnit == nil {

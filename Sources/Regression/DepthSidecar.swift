@@ -63,14 +63,18 @@ public struct DepthSidecar: Sendable {
         let raw: ImageCodec.RawImage
         do { raw = try ImageCodec.decodeUnchanged(data) } catch { throw DepthSidecarError(file: file, "is not a decodable depth image: \(error)") }
         guard raw.channels == 1 else { throw DepthSidecarError(file: file, "has \(raw.channels) channels; depth needs one") }
-        let metres: [Float]
+        var metres: [Float]
         switch raw.samples {
         case .uint16(let millimetres): metres = millimetres.map { Float($0) / 1000 }
-        case .float32(let values): metres = values
+        // NaN and infinity are how many exporters write "no return": missing, as 0 is.
+        case .float32(let values): metres = values.map { $0.isFinite ? $0 : 0 }
         case .uint8: throw DepthSidecarError(file: file, "is 8-bit; depth must be 16-bit millimetres (PNG) or 32-bit float metres (TIFF)")
         }
-        if let bad = metres.firstIndex(where: { !$0.isFinite || $0 < 0 }) {
-            throw DepthSidecarError(file: file, "has an invalid value (\(metres[bad])) at pixel (\(bad % raw.width), \(bad / raw.width)); depth must be finite and ≥ 0")
+        if let bad = metres.firstIndex(where: { $0 < 0 }) {
+            throw DepthSidecarError(file: file, "has a negative value (\(metres[bad])) at pixel (\(bad % raw.width), \(bad / raw.width)); depth must be ≥ 0 (0, NaN or infinity where there is none)")
+        }
+        guard metres.contains(where: { $0 > 0 }) else {
+            throw DepthSidecarError(file: file, "has no depth (every pixel is 0 or not a number)")
         }
         let photoAspect = Double(photoWidth) / Double(photoHeight), depthAspect = Double(raw.width) / Double(raw.height)
         guard abs(photoAspect / depthAspect - 1) < 0.01, raw.width <= photoWidth else {

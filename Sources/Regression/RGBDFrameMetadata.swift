@@ -45,9 +45,11 @@ struct RGBDFrameMetadata: Equatable {
             throw RGBDMetadataProblem("\"cameraToWorld\" is not a rigid transform (its 3×3 part is not a rotation)")
         }
         switch document.axes {
-        case .missing, .text("arkit"):
+        case .missing:
             rotation = rotation * Matrix3(rowMajor: [1, 0, 0, 0, -1, 0, 0, 0, -1])
-        case .text("opencv"):
+        case .text(let axes) where axes.lowercased() == "arkit":
+            rotation = rotation * Matrix3(rowMajor: [1, 0, 0, 0, -1, 0, 0, 0, -1])
+        case .text(let axes) where axes.lowercased() == "opencv":
             break
         default:
             throw RGBDMetadataProblem("has an \"axes\" other than \"arkit\" or \"opencv\"")

@@ -97,6 +97,10 @@ public struct RGBDKeyframes: Sendable {
         } catch {
             throw DepthSidecarError(file: photoURL, "is not a readable photo (\(error)); frame \(n) is skipped")
         }
+        guard camera.cx > 0, camera.cx < Double(size.width), camera.cy > 0, camera.cy < Double(size.height) else {
+            throw DepthSidecarError(file: metadataURL, "has its principal point (\(camera.cx), \(camera.cy)) outside its \(size.width)×\(size.height) "
+                                    + "photo \(photo) (intrinsics are in pixels of the colour photo); frame \(n) is skipped")
+        }
         let depthMap: DepthMap
         do {
             depthMap = try DepthSidecar.decodeDepth(folder.appendingPathComponent(depth), photoWidth: size.width, photoHeight: size.height)

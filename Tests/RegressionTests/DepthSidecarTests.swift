@@ -63,14 +63,24 @@ final class DepthSidecarTests: XCTestCase {
         assertRejected("not a decodable depth image")
     }
 
-    func testNaNAndNegativeDepthsAreRejected() throws {
+    /// NaN and infinity are "no return" in many exporters: missing, like 0. A negative depth is a
+    /// mistake (another convention), and a map without any depth is no sidecar at all.
+    func testNaNAndInfinityAreMissingButNegativeOrEmptyDepthIsRejected() throws {
         var values = [Float](repeating: 1, count: 16 * 12)
         values[5] = .nan
+        values[6] = .infinity
         try write(try ImageCodec.encodeFloatTIFF(values, width: 16, height: 12), "0001_depth.tif")
-        assertRejected("invalid value (nan) at pixel (5, 0)")
+        let sidecar = try XCTUnwrap(try load())
+        XCTAssertEqual(Array(sidecar.depth.metres[4...7]), [1, 0, 0, 1])
+        XCTAssertEqual(Array(sidecar.weights[4...7]), [1, 0, 0, 1])
         values[5] = -2
         try write(try ImageCodec.encodeFloatTIFF(values, width: 16, height: 12), "0001_depth.tif")
-        assertRejected("invalid value (-2.0)")
+        assertRejected("has a negative value (-2.0) at pixel (5, 0)")
+        try write(try ImageCodec.encodeFloatTIFF([Float](repeating: .nan, count: 16 * 12), width: 16, height: 12), "0001_depth.tif")
+        assertRejected("has no depth")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("0001_depth.tif"))
+        try write(try ImageCodec.encode16([UInt16](repeating: 0, count: 16 * 12), width: 16, height: 12), "0001_depth.png")
+        assertRejected("has no depth")
     }
 
     func testEightBitDepthAndMismatchedConfidenceAreRejected() throws {

@@ -20,16 +20,20 @@ final class RGBDKeyframesTests: XCTestCase {
 
     /// Writes view `index` of the capture as frame `number`: PNG photo, 16-bit millimetre depth, and
     /// metadata with the pose in ARKit's camera axes (or ours with `axes: "opencv"`).
-    private func writeFrame(_ index: Int, as number: Int, opencvAxes: Bool = false, flat: Bool = false) throws {
+    /// The mistakes users make: `depthScale` writes depth in other units, `untaggedOpenCVAxes`
+    /// writes the pose in OpenCV's axes without saying so, `intrinsicsAtDepthSize` gives the
+    /// intrinsics for the depth map's size, `shift` moves the camera up (metres, world z).
+    private func writeFrame(_ index: Int, as number: Int, opencvAxes: Bool = false, flat: Bool = false, depthScale: Float = 1,
+                            untaggedOpenCVAxes: Bool = false, intrinsicsAtDepthSize: Bool = false, shift: Double = 0) throws {
         let view = Self.capture.view(at: index)
         try ImageCodec.encode(view.image, as: .png).write(to: folder.appendingPathComponent("color_\(number).png"))
-        let millimetres = view.depth.metres.map { UInt16(clamping: Int(($0 * 1000).rounded())) }
+        let millimetres = view.depth.metres.map { UInt16(clamping: Int(($0 * 1000 * depthScale).rounded())) }
         try ImageCodec.encode16(millimetres, width: view.depth.width, height: view.depth.height)
             .write(to: folder.appendingPathComponent("depth_\(number).png"))
-        let k = Self.capture.intrinsics
+        let k = intrinsicsAtDepthSize ? Self.capture.depthIntrinsics : Self.capture.intrinsics
         var r = view.worldFromCamera.rotation.m
-        if !opencvAxes { for row in 0..<3 { r[row * 3 + 1] = -r[row * 3 + 1]; r[row * 3 + 2] = -r[row * 3 + 2] } }
-        let t = view.worldFromCamera.translation
+        if !opencvAxes && !untaggedOpenCVAxes { for row in 0..<3 { r[row * 3 + 1] = -r[row * 3 + 1]; r[row * 3 + 2] = -r[row * 3 + 2] } }
+        let t = view.worldFromCamera.translation + Vector3(0, 0, shift)
         let pose: [[Double]] = [[r[0], r[1], r[2], t.x], [r[3], r[4], r[5], t.y], [r[6], r[7], r[8], t.z], [0, 0, 0, 1]]
         let intrinsics: [[Double]] = [[k.fx, 0, k.cx], [0, k.fy, k.cy], [0, 0, 1]]
         var json: [String: Any] = flat ? ["intrinsics": intrinsics.flatMap { $0 }, "cameraToWorld": pose.flatMap { $0 }]
@@ -75,10 +79,10 @@ final class RGBDKeyframesTests: XCTestCase {
         try Data("""
             {"intrinsics": [[NaN, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}
             """.utf8).write(to: folder.appendingPathComponent("metadata_4.json"))  // NaN (not JSON)
-        var nanDepth = [Float](repeating: 0.8, count: 128 * 96)
-        nanDepth[5] = .nan
+        var negativeDepth = [Float](repeating: 0.8, count: 128 * 96)
+        negativeDepth[5] = -1
         try FileManager.default.removeItem(at: folder.appendingPathComponent("depth_5.png"))
-        try ImageCodec.encodeFloatTIFF(nanDepth, width: 128, height: 96).write(to: folder.appendingPathComponent("depth_5.tif"))
+        try ImageCodec.encodeFloatTIFF(negativeDepth, width: 128, height: 96).write(to: folder.appendingPathComponent("depth_5.tif"))
         try Data("""
             {"intrinsics": [[500, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [[2,0,0,0], [0,1,0,0], [0,0,1,0], [0,0,0,1]]}
             """.utf8).write(to: folder.appendingPathComponent("metadata_6.json"))  // not a rotation
@@ -95,7 +99,7 @@ final class RGBDKeyframesTests: XCTestCase {
         expect("metadata_2.json", "is not valid JSON")
         expect("metadata_3.json", "\"cameraToWorld\" must be 4×4")
         expect("metadata_4.json", "is not valid JSON")
-        expect("depth_5.tif", "has an invalid value (nan)")
+        expect("depth_5.tif", "has a negative value (-1.0)")
         expect("metadata_6.json", "is not a rigid transform")
         expect("color_7.png", "has no metadata_7.json")
         XCTAssertEqual(keyframes.problems.count, 7)
@@ -125,5 +129,55 @@ final class RGBDKeyframesTests: XCTestCase {
         XCTAssertLessThan(accuracy.outsideCropFraction, 0.02, "the floor around the box is not in its surface")
         XCTAssertGreaterThan(accuracy.precision, 0.95)
         XCTAssertGreaterThan(accuracy.recall, 0.6)
+    }
+
+    private func dense() throws -> DenseRun {
+        let keyframes = try RGBDKeyframes.load(folder)
+        var options = DenseRun.Options()
+        options.useStereo = false
+        options.posesAreMetric = true
+        return try DenseRun.run(scene: keyframes.scene, imagesDirectory: folder, options: options, frameDepth: keyframes.depthByPhotoName)
+    }
+
+    /// Poses in the other axes, depth in other units, intrinsics for the depth's size: each
+    /// makes the depth maps disagree, and the run is refused naming the mistake instead of
+    /// fusing a surface that matches nothing.
+    func testCommonMistakesAreRefusedAndNamed() throws {
+        let cases: [(String, (Int) throws -> Void, DepthAgreement.Mistake)] = [
+            ("untagged OpenCV axes", { try self.writeFrame($0, as: $0, untaggedOpenCVAxes: true) }, .otherAxes),
+            ("depth at 5000 per metre", { try self.writeFrame($0, as: $0, depthScale: 5) }, .depthScaled(factor: 5)),
+            ("intrinsics for the depth map", { try self.writeFrame($0, as: $0, intrinsicsAtDepthSize: true) }, .intrinsicsAtDepthSize),
+        ]
+        for (name, write, mistake) in cases {
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for n in 0..<Self.capture.viewCount { try write(n) }
+            XCTAssertThrowsError(try dense(), name) { error in
+                let disagreement = error as? DepthDisagreement
+                XCTAssertEqual(disagreement?.mistake, mistake, "\(name): \(error)")
+                XCTAssertTrue("\(error)".hasPrefix(folder.path), "\(error)")
+            }
+        }
+    }
+
+    /// One frame whose pose is 10 cm too high (a tracking jump): its depth is named and left out,
+    /// the others fused.
+    func testAFrameWhoseDepthAgreesWithNoOtherIsLeftOut() throws {
+        for n in 0..<Self.capture.viewCount { try writeFrame(n, as: n, shift: n == 4 ? 0.1 : 0) }
+        let run = try dense()
+        XCTAssertEqual(run.lidarViews, Self.capture.viewCount - 1)
+        XCTAssertTrue(run.warnings.contains { $0.contains("color_4.png: its depth agrees with no other frame's") }, "\(run.warnings)")
+    }
+
+    func testAPrincipalPointOutsideThePhotoSkipsTheFrame() throws {
+        try writeFrame(0, as: 0)
+        try writeFrame(1, as: 1)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata_1.json"))) as? [String: Any])
+        json["intrinsics"] = [[500.0, 0, 900], [0, 500, 192], [0, 0, 1]]
+        try JSONSerialization.data(withJSONObject: json).write(to: folder.appendingPathComponent("metadata_1.json"))
+        let keyframes = try RGBDKeyframes.load(folder)
+        XCTAssertEqual(keyframes.frames.map(\.number), [0])
+        XCTAssertTrue(keyframes.problems.first?.description.contains("principal point (900.0, 192.0) outside its 512×384 photo") == true,
+                      "\(keyframes.problems)")
     }
 }

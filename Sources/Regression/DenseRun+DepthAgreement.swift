@@ -1,0 +1,74 @@
+import Foundation
+import Reconstruction
+import ReconstructionCore
+
+/// Known poses with depth that do not describe one scene: a mistake in the input, refused rather
+/// than fused into a surface that matches nothing.
+public struct DepthDisagreement: Error, CustomStringConvertible, Equatable {
+    public var folder: String
+    /// The median share of samples agreeing with their best other view; nil when no view's
+    /// depth fell inside another view at all.
+    public var agreement: Double?
+    /// The likely mistake, and how many times more of the depth agrees with it undone (nil when
+    /// almost none agrees as given).
+    public var mistake: DepthAgreement.Mistake?
+    public var improvement: Double?
+
+    public var description: String {
+        let check = "Check the poses' camera axes (keyframes: \"axes\": \"arkit\" or \"opencv\"), that the intrinsics are "
+            + "for the colour photo's size, and the depth units (16-bit PNG: millimetres; float TIFF: metres)"
+        if let mistake {
+            let times = improvement.map { String(format: " (undone, %.1f times as much of the depth agrees)", $0) }
+                ?? " (undone, the depth agrees; as given, almost none of it does)"
+            return "\(folder): the depth maps do not agree with each other under their poses: \(mistake)\(times). \(check)"
+        }
+        let measured = agreement.map { "at most \(Int(($0 * 100).rounded())) % of a frame's depth samples agree with another frame's depth (median); consistent captures agree on most" }
+            ?? "no frame's depth falls inside another frame's view"
+        return "\(folder): the depth maps do not agree with each other under their poses: \(measured). \(check)"
+    }
+}
+
+extension DenseRun {
+    /// A frame's depth agreeing with no other frame's on less than this share is not used
+    /// (consistent captures measure 0.8–1; wrong axes, units or intrinsics 0–0.1).
+    static let leastDepthAgreement = 0.25
+
+    /// Known metric poses with depth: the depth maps must agree with each other under the poses
+    /// (`DepthAgreement`). When most do not, the input is refused, naming the likely mistake;
+    /// a frame whose depth agrees with no other frame's is named and its depth is not used.
+    /// - Returns: the sidecars to keep.
+    static func agreeingDepth(_ sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)], imagesDirectory: URL,
+                              warnings: inout [String]) throws -> [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] {
+        guard sidecars.count >= 2 else { return sidecars }
+        let inputs = sidecars.map { item in
+            SurfaceReconstruction.DepthInput(depth: item.sidecar.depth, weights: nil,
+                                             intrinsics: item.image.intrinsics.scaled(toWidth: item.sidecar.depth.width, height: item.sidecar.depth.height),
+                                             worldFromCamera: item.image.cameraFromWorld!.inverse)
+        }
+        let result = DepthAgreement.measure(inputs)
+        let median = result.median
+        let sizes = sidecars.map { (width: $0.image.intrinsics.width, height: $0.image.intrinsics.height) }
+        // A common mistake undone that makes the depth agree clearly better is refused, named;
+        // so is depth that barely agrees anywhere.
+        let diagnosis = DepthAgreement.diagnose(inputs, photoSizes: sizes, current: result)
+        if diagnosis != nil || (median != nil && median! < leastDepthAgreement) {
+            throw DepthDisagreement(folder: imagesDirectory.path, agreement: median, mistake: diagnosis?.mistake,
+                                    improvement: result.support < 0.05 ? nil : diagnosis.map { $0.support / result.support })
+        }
+        if median == nil {
+            // Depth frames that overlap nothing may be a capture of separate parts.
+            warnings.append("no frame's depth falls inside another frame's view: the depth is fused as it is, unchecked")
+            return sidecars
+        }
+        var kept: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] = []
+        for (item, agreement) in zip(sidecars, result.perView) {
+            if let agreement, agreement < leastDepthAgreement {
+                warnings.append("\(item.image.name): its depth agrees with no other frame's (at most \(Int((agreement * 100).rounded())) % "
+                                + "of its samples); its pose or depth is off, and its depth is not used")
+            } else {
+                kept.append(item)
+            }
+        }
+        return kept
+    }
+}
