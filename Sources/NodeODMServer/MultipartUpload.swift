@@ -13,6 +13,8 @@ public final class MultipartUpload {
     }
 
     private let parser: MultipartParser
+    /// `--BOUNDARY--`, which ends a whole body.
+    private let closingDelimiter: [UInt8]
     private let directory: URL
     private let maxFileBytes: Int
     private let maxFiles: Int
@@ -35,6 +37,7 @@ public final class MultipartUpload {
               let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty, boundary.utf8.count <= 200
         else { throw NodeODMError.refused("expected a multipart/form-data body with a boundary (Content-Type: \(contentType ?? "none"))") }
         parser = MultipartParser(boundary: boundary)
+        closingDelimiter = Array("--\(boundary)--".utf8)
         self.directory = directory
         self.maxFileBytes = maxFileBytes
         self.maxFiles = maxFiles
@@ -49,15 +52,26 @@ public final class MultipartUpload {
     where Body.Element == ByteBuffer {
         let upload = try MultipartUpload(contentType: contentType, directory: directory, maxFileBytes: maxFileBytes, maxFiles: maxFiles)
         var drained = 0
+        // The body's last bytes: a whole body ends with the closing delimiter (and perhaps a line
+        // break or a short epilogue); a body cut off in transfer does not.
+        var tail: [UInt8] = []
+        let kept = upload.closingDelimiter.count + 64
         for try await buffer in body {
             if upload.problem != nil {
                 drained += buffer.readableBytes
                 if drained > 64 << 20 { break }
                 continue
             }
+            tail += buffer.readableBytesView.suffix(kept)
+            if tail.count > kept { tail.removeFirst(tail.count - kept) }
             do { try upload.parser.execute(buffer) } catch {
                 upload.fail(NodeODMError.refused("the multipart body is malformed"))
             }
+        }
+        if upload.problem == nil && !tail.containsSequence(upload.closingDelimiter) {
+            let whole = upload.result.files.count
+            upload.fail(NodeODMError.refused("the multipart body ended before its closing boundary (cut off in transfer?): "
+                + "nothing was stored\(whole > 0 ? " (\(whole) file\(whole == 1 ? "" : "s") had arrived whole)" : ""); send it again"))
         }
         return try upload.finish()
     }
@@ -192,5 +206,13 @@ public final class MultipartUpload {
             if name == key.lowercased() { return value }
         }
         return nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in these bytes.
+    fileprivate func containsSequence(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, count >= needle.count else { return false }
+        return (0...(count - needle.count)).contains { start in self[start..<(start + needle.count)].elementsEqual(needle) }
     }
 }

@@ -33,22 +33,22 @@ public struct NodeODMRoutes: Sendable {
         router.post("task/new/init") { request, context in try await initTask(request, context) }
         router.post("task/new/upload/:uuid") { request, context in try await upload(request, context) }
         router.post("task/new/commit/:uuid") { _, context in
-            let record = try await store.commit(try context.parameters.require("uuid"))
+            let record = try await store.commit(try Self.uuid(context))
             return JSONReply.response(["uuid": record.uuid])
         }
         router.post("task/new") { request, context in try await newTask(request, context) }
         router.get("task/list") { _, _ in JSONReply.response(await store.list().map { ["uuid": $0.uuid] }) }
         router.get("task/:uuid/info") { request, context in
             let withOutput = request.uri.queryParameters.get("with_output", as: Int.self)
-            return try JSONReply.encoded(try await store.info(try context.parameters.require("uuid"), withOutput: withOutput))
+            return try JSONReply.encoded(try await store.info(try Self.uuid(context), withOutput: withOutput))
         }
         router.get("task/:uuid/output") { request, context in
             let line = request.uri.queryParameters.get("line", as: Int.self) ?? 0
-            return JSONReply.response(try await store.output(try context.parameters.require("uuid"), from: line))
+            return JSONReply.response(try await store.output(try Self.uuid(context), from: line))
         }
         router.get("task/:uuid/download/:asset") { request, context in try await download(request, context) }
         router.post("task/cancel") { request, context in
-            try await store.cancel(try await TaskForm.read(request, context).uuid)
+            try await cancel(try await TaskForm.read(request, context).uuid)
             return JSONReply.response(["success": true])
         }
         router.post("task/remove") { request, context in
@@ -57,10 +57,29 @@ public struct NodeODMRoutes: Sendable {
         }
         router.post("task/restart") { request, context in
             let form = try await TaskForm.read(request, context)
-            try await store.restart(form.uuid, options: try form.options.map(TaskOptions.parse))
+            let parsed = try form.options.map(TaskOptions.parseReportingIgnored)
+            try await store.restart(form.uuid, options: parsed?.options)
+            noteIgnored(parsed?.ignored ?? [], task: form.uuid)
             return JSONReply.response(["success": true])
         }
         return router
+    }
+
+    /// The `:uuid` of the path. Task ids are kept in lower case; clients that generate upper-case
+    /// UUIDs (Swift's, .NET's) use theirs as they are.
+    static func uuid(_ context: BasicRequestContext) throws -> String {
+        try context.parameters.require("uuid").lowercased()
+    }
+
+    /// Cancels the task's job and waits (up to 10 s) for its runner to stop it, as NodeODM
+    /// answers with the task already cancelled: an info or restart right after sees it so.
+    private func cancel(_ uuid: String) async throws {
+        try await store.cancel(uuid)
+        let record = try await store.record(uuid)
+        for _ in 0..<100 {
+            guard let job = try await store.job(of: record), !job.state.isFinal else { break }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
     }
 
     private func info() async throws -> Response {
@@ -75,13 +94,17 @@ public struct NodeODMRoutes: Sendable {
     }
 
     private func initTask(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        // A bare init (no form) makes a task with the default options, as NodeODM's does.
+        if request.headers[.contentType] == nil {
+            return JSONReply.response(["uuid": try await createTask(MultipartUpload.Result(), request).uuid])
+        }
         return try await withUpload(request, maxFiles: 0) { form in
             JSONReply.response(["uuid": try await createTask(form, request).uuid])
         }
     }
 
     private func upload(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let uuid = try context.parameters.require("uuid")
+        let uuid = try Self.uuid(context)
         let record = try await store.record(uuid)
         guard !record.committed else { throw NodeODMError.refused("task \(uuid) is already committed: create a new task to add photos") }
         return try await withUpload(request, maxFiles: store.limits.maxImages) { form in
@@ -106,8 +129,19 @@ public struct NodeODMRoutes: Sendable {
 
     /// A new task from the form's `name` and `options` and the `set-uuid` header.
     private func createTask(_ form: MultipartUpload.Result, _ request: Request) async throws -> TaskRecord {
-        try await store.create(name: form.fields["name"], options: try TaskOptions.parse(form.fields["options"]),
-                               requestedUUID: request.headers.first { $0.name.canonicalName == "set-uuid" }?.value)
+        let parsed = try TaskOptions.parseReportingIgnored(form.fields["options"])
+        let record = try await store.create(name: form.fields["name"], options: parsed.options,
+                                            requestedUUID: request.headers.first { $0.name.canonicalName == "set-uuid" }?.value)
+        noteIgnored(parsed.ignored, task: record.uuid)
+        return record
+    }
+
+    /// Options of ODM's that this node does not have are ignored, as NodeODM does; the task's
+    /// console output says which.
+    private func noteIgnored(_ names: [String], task uuid: String) {
+        guard !names.isEmpty else { return }
+        store.log.append(uuid, "ignored option\(names.count == 1 ? "" : "s") this node does not have: \(names.joined(separator: ", ")) "
+                         + "(it takes \(TaskOptions.definitions.map(\.name).joined(separator: ", ")))")
     }
 
     /// Reads a multipart body into a new incoming folder, hands it to `use`, and removes the
@@ -124,7 +158,7 @@ public struct NodeODMRoutes: Sendable {
     /// says `Accept-Ranges: bytes` so clients such as PyODM download large archives in parallel
     /// chunks and can resume.
     private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let uuid = try context.parameters.require("uuid")
+        let uuid = try Self.uuid(context)
         let asset = try context.parameters.require("asset")
         let file = try await store.asset(uuid, named: asset)
         let size = try (FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
@@ -197,7 +231,7 @@ struct TaskForm: Decodable {
         guard let uuid = fields["uuid"] ?? request.uri.queryParameters.get("uuid") else {
             throw NodeODMError.refused("missing 'uuid' (send it URL-encoded, as PyODM does: curl -d uuid=…, as JSON, or as ?uuid=…; multipart forms are not read here)")
         }
-        return TaskForm(uuid: uuid, options: fields["options"])
+        return TaskForm(uuid: uuid.lowercased(), options: fields["options"])
     }
 }
 

@@ -40,7 +40,8 @@ final class TaskLog: @unchecked Sendable {
         let text = (try? String(contentsOf: url(uuid), encoding: .utf8)) ?? ""
         lock.unlock()
         let all = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0).map(String.init)
-        if line < 0 { return Array(all.suffix(-line)) }
+        // Any Int is a valid request (Int.min has no negation).
+        if line < 0 { return Array(all.suffix(line == .min ? all.count : -line)) }
         return Array(all.dropFirst(line))
     }
 

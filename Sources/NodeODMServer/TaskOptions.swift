@@ -56,46 +56,61 @@ public struct TaskOptions: Codable, Sendable, Equatable {
     ]
 
     /// Parses a task's `options` field: a JSON array of `{"name", "value"}` (values may be
-    /// strings, numbers or booleans); an empty field means the defaults.
-    /// - Throws: `NodeODMError.refused` naming the unknown option or the bad value.
-    public static func parse(_ text: String?) throws -> TaskOptions {
+    /// strings, numbers or booleans; `1` and `0` are booleans too); an empty field means the defaults.
+    /// - Throws: `NodeODMError.refused` naming a bad value of a known option.
+    public static func parse(_ text: String?) throws -> TaskOptions { try parseReportingIgnored(text).options }
+
+    /// `parse`, with the names of the options this node does not have. They are ignored, as
+    /// NodeODM ignores options its engine lacks, so that clients sending ODM's options (`dsm`,
+    /// `orthophoto-resolution`) still run; the task's console output names them.
+    public static func parseReportingIgnored(_ text: String?) throws -> (options: TaskOptions, ignored: [String]) {
         var options = TaskOptions()
-        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return options }
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return (options, []) }
         guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
             throw NodeODMError.refused("options must be a JSON array of {\"name\": …, \"value\": …}")
         }
         var given: [String: String] = [:]
+        var ignored: [String] = []
         for item in array {
             guard let entry = item as? [String: Any], let name = entry["name"] as? String else {
                 throw NodeODMError.refused("each option must be an object with a 'name' and a 'value'")
+            }
+            guard definitions.contains(where: { $0.name == name }) else {
+                if !ignored.contains(name) { ignored.append(String(name.prefix(64))) }
+                continue
             }
             let value = valueText(entry["value"])
             try options.set(name, value)
             // The same option twice with different values is a client's mistake, not a choice.
             if let earlier = given[name], earlier.lowercased() != value.lowercased() {
-                throw NodeODMError.refused("option '\(name)' is given twice, as '\(earlier)' and '\(value)': give it once")
+                throw NodeODMError.refused("option '\(name)' is given twice, as '\(earlier)' and '\(Self.shortened(value))': give it once")
             }
             given[name] = value
         }
-        return options
+        return (options, ignored)
     }
 
+    /// JSON booleans as `true`/`false`; numbers as written (a 1 is `1`, not `true`).
     private static func valueText(_ value: Any?) -> String {
         switch value {
-        case let bool as Bool: return bool ? "true" : "false"
-        case let number as NSNumber: return number.stringValue
+        case let number as NSNumber:
+            // Foundation reads JSON's true and false as NSNumbers of type "c".
+            if String(cString: number.objCType) == "c" { return number.boolValue ? "true" : "false" }
+            return number.stringValue
         case let string as String: return string
         default: return ""
         }
     }
 
+    /// A value quoted in an error, at most 64 characters.
+    static func shortened(_ value: String) -> String { value.count > 64 ? value.prefix(64) + "…" : value }
+
     private mutating func set(_ name: String, _ value: String) throws {
-        guard let definition = Self.definitions.first(where: { $0.name == name }) else {
-            throw NodeODMError.refused("unknown option '\(name)': this node accepts \(Self.definitions.map(\.name).joined(separator: ", "))")
-        }
-        let lowered = value.lowercased()
+        guard let definition = Self.definitions.first(where: { $0.name == name }) else { return }
+        var lowered = value.lowercased()
+        if definition.type == "bool" { lowered = ["1": "true", "0": "false"][lowered] ?? lowered }
         guard definition.domain.contains(lowered) else {
-            throw NodeODMError.refused("option '\(name)' is '\(value)': use \(definition.domain.joined(separator: ", "))")
+            throw NodeODMError.refused("option '\(name)' is '\(Self.shortened(value))': use \(definition.domain.joined(separator: ", "))")
         }
         switch name {
         case "detail": detail = lowered

@@ -4,9 +4,10 @@ import Foundation
 /// The name an uploaded file is stored under in a task's `images/` folder.
 ///
 /// A name that reaches outside the folder (`..`, `/`, `\`, a leading `.`, NUL or other control
-/// characters) is refused, not repaired: the client meant something else. Other characters
-/// outside letters, digits, `.`, `_`, `-`, `+`, `(`, `)` and space become `_`. The extension must
-/// be a photo's (JPEG, PNG, HEIC/HEIF, TIFF) or the capture's `K.txt`.
+/// characters) is refused, not repaired: the client meant something else. Any other name is kept
+/// as sent (`写真1.jpg`, `photo é.jpg`, `a#1.jpg`): changing characters would let two photos'
+/// names meet, and the later would replace the earlier. The extension must be a photo's (JPEG,
+/// PNG, HEIC/HEIF, TIFF) or the capture's `K.txt`.
 public enum UploadName {
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff"]
     /// The intrinsics file a capture folder may hold beside its photos.
@@ -24,8 +25,9 @@ public enum UploadName {
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw NodeODMError.refused("file name '\(name.debugDescription)' has control characters")
         }
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-+() "))
-        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCII && allowed.contains($0) ? $0 : "_" }))
+        // One spelling per name (é as one character or as e and an accent), as file systems and
+        // other tools would show it.
+        let cleaned = name.precomposedStringWithCanonicalMapping
         if cleaned.caseInsensitiveCompare(intrinsicsFileName) == .orderedSame { return intrinsicsFileName }
         let ext = (cleaned as NSString).pathExtension.lowercased()
         guard photoExtensions.contains(ext) else {

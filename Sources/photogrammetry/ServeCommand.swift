@@ -20,7 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
             DATA/batch/ (the job ledger: `photogrammetry jobs list --ledger DATA/batch`). Removing \
             a task deletes its folder and checkpoints only. Errors are JSON ({"error": "…"}): 401 \
             without the token, 403 for refused input (path-like file names, non-photo files, limits, \
-            unknown options), 404 for unknown tasks and assets.
+            bad option values; options this node lacks are ignored and named in the task's output), \
+            404 for unknown tasks and assets.
 
             Ctrl-C or SIGTERM stops the server; running tasks resume from their checkpoints at the \
             next start with the same DATA.

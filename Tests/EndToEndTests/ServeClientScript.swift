@@ -75,6 +75,12 @@ r = requests.get(base + "/task/%s/download/..%%2F..%%2Fbatch%%2Fledger.sqlite" %
 seen["asset_traversal"] = [r.status_code, r.json()]
 r = requests.post(base + "/task/new/commit/" + evil, params={"token": token})
 seen["commit_without_photos"] = [r.status_code, r.json()]
+# Names in other scripts are kept as sent, so two of them never become one file.
+r = requests.post(base + "/task/new/upload/" + evil, params={"token": token},
+                  files=[("images", ("写真1.jpg", b"\xff\xd8\xff\xd9", "image/jpeg")),
+                         ("images", ("画像1.jpg", b"\xff\xd8\xff\xd9", "image/jpeg"))])
+seen["upload_unicode"] = [r.status_code, r.json()]
+seen["evil_uuid"] = evil
 
 # Cancel a running task, restart it with other options, then remove it.
 second = node.create_task(files, {"detail": "reduced"}, name="to cancel")
@@ -82,15 +88,18 @@ for _ in range(600):
     if second.info().status.value == 20 and second.info().progress > 0: break
     time.sleep(0.1)
 seen["cancel"] = second.cancel()
-try:
-    second.wait_for_completion(interval=0.2)
-    seen["cancelled_status"] = second.info().status.value
-except TaskFailedError:
-    seen["cancelled_status"] = second.info().status.value
-seen["restart"] = second.restart({"detail": "none", "bounds": True})
+# The cancel answers once the task is cancelled: its status at once, and a restart at once.
+seen["cancelled_status"] = second.info().status.value
+seen["restart"] = second.restart({"detail": "none", "bounds": True, "dsm": True})
 second.wait_for_completion(interval=0.5)
 seen["restarted"] = {"status": second.info().status.value, "options": second.info().options}
 seen["second_uuid"] = second.uuid
+seen["second_output"] = second.output()
+# Any line number, the most negative too; a task id in upper case finds its task.
+r = requests.get(base + "/task/%s/output" % second.uuid, params={"token": token, "line": "-9223372036854775808"})
+seen["output_min_line"] = [r.status_code, len(r.json())]
+r = requests.get(base + "/task/%s/info" % second.uuid.upper(), params={"token": token})
+seen["upper_case_info"] = [r.status_code, r.json().get("uuid")]
 seen["remove"] = second.remove()
 r = requests.get(base + "/task/%s/info" % second.uuid, params={"token": token})
 seen["removed_info"] = [r.status_code, r.json()]

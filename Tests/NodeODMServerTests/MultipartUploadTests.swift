@@ -77,6 +77,26 @@ final class MultipartUploadTests: XCTestCase {
         XCTAssertEqual(result.files.map(\.storedName), ["a.jpg", "a_depth.png", "b.jpg", "b_mask.png", "K.txt"])
     }
 
+    /// A body cut off in transfer (no closing boundary), an empty one or garbage is refused and
+    /// stores nothing, where the whole parts before the cut were once kept and the request answered 200.
+    func testCutOffEmptyOrGarbageBodiesAreRefusedAndLeaveNoFiles() async throws {
+        let whole = body([("images", "a.jpg", [UInt8](repeating: 1, count: 300)), ("images", "b.jpg", [UInt8](repeating: 2, count: 300)),
+                          ("images", "c.jpg", [UInt8](repeating: 3, count: 300))])
+        let garbage = (0..<2000).map { UInt8(truncatingIfNeeded: $0 * 7919) }
+        for bytes in [Array(whole.prefix(whole.count - 8)), Array(whole.prefix(whole.count - 200)), Array(whole.prefix(400)), [], garbage] {
+            let directory = try folder()
+            do {
+                let result = try await MultipartUpload.read(chunks(bytes, size: 97), contentType: "multipart/form-data; boundary=XyZ",
+                                                            directory: directory, maxFileBytes: 10_000, maxFiles: 5)
+                XCTFail("accepted \(bytes.count) bytes: \(result.files.map(\.storedName))")
+            } catch let error as NodeODMError {
+                XCTAssertEqual(error.statusCode, 403)
+                XCTAssertTrue(error.message.contains("ended before its closing boundary"), error.message)
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+        }
+    }
+
     func testNonMultipartBodiesAreRefused() async throws {
         let directory = try folder()
         for type in [nil, "application/json", "multipart/form-data"] {

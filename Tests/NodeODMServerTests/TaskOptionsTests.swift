@@ -41,8 +41,8 @@ final class TaskOptionsTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(TaskOptions.self, from: JSONEncoder().encode(changed)), changed)
     }
 
-    func testUnknownOptionsAndValuesAreRefusedByName() {
-        for (text, expected) in [(#"[{"name":"orthophoto-resolution","value":2}]"#, "unknown option 'orthophoto-resolution'"),
+    func testBadValuesAreRefusedByName() {
+        for (text, expected) in [(#"[{"name":"detail","value":1}]"#, "option 'detail' is '1'"),
                                  (#"[{"name":"detail","value":"ultra"}]"#, "option 'detail' is 'ultra'"),
                                  (#"{"detail":"preview"}"#, "options must be a JSON array"),
                                  (#"[{"value":"preview"}]"#, "each option must be an object"),
@@ -52,6 +52,17 @@ final class TaskOptionsTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
             }
         }
+    }
+
+    /// NodeODM ignores options its engine lacks; so does this node, reporting their names, so a
+    /// PyODM script that asks for ODM's `dsm` still runs.
+    func testOptionsThisNodeLacksAreIgnoredAndNamedAndBooleansMayBeNumbers() throws {
+        let parsed = try TaskOptions.parseReportingIgnored(
+            #"[{"name":"dsm","value":true},{"name":"orthophoto-resolution","value":2},{"name":"point-cloud","value":0},{"name":"bounds","value":"1"}]"#)
+        XCTAssertEqual(parsed.ignored, ["dsm", "orthophoto-resolution"])
+        XCTAssertFalse(parsed.options.pointCloud)
+        XCTAssertTrue(parsed.options.bounds)
+        XCTAssertEqual(try TaskOptions.parse(#"[{"name":"dsm","value":true}]"#), TaskOptions())
     }
 
     func testAnOptionRepeatedWithTheSameValueIsAccepted() throws {

@@ -37,6 +37,13 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(info.status.code, .queued)
         XCTAssertEqual(info.imagesCount, 2)
         XCTAssertEqual(info.processingTime, -1)
+        // Any line number is a request, the most negative too (it once trapped and ended the server).
+        let all = try await store.output(task.uuid, from: 0)
+        XCTAssertFalse(all.isEmpty)
+        for line in [Int.min, -all.count - 1, Int.max] {
+            let lines = try await store.output(task.uuid, from: line)
+            XCTAssertEqual(lines, line == .max ? [] : all, "line \(line)")
+        }
         let job = try XCTUnwrap(try store.ledger.job(task.uuid))
         XCTAssertEqual(job.decodedSpec?.intrinsicsFile?.hasSuffix("images/K.txt"), true, "an uploaded K.txt holds the intrinsics")
         XCTAssertEqual(job.decodedSpec?.output, store.outputDirectory(task.uuid).path)

@@ -2,10 +2,15 @@ import NodeODMServer
 import XCTest
 
 final class UploadNameTests: XCTestCase {
-    func testPhotoNamesAreKeptAndOddCharactersReplaced() throws {
+    /// Names are kept as sent: replacing characters made 写真1.jpg and 画像1.jpg both `__1.jpg`,
+    /// and the second replaced the first.
+    func testPhotoNamesAreKeptAsSentInOneUnicodeSpelling() throws {
         XCTAssertEqual(try UploadName.sanitize("IMG_0001.JPG"), "IMG_0001.JPG")
         XCTAssertEqual(try UploadName.sanitize("photo (2).heic"), "photo (2).heic")
-        XCTAssertEqual(try UploadName.sanitize("café*?.jpg"), "caf___.jpg")
+        XCTAssertEqual(try UploadName.sanitize("café*?.jpg"), "café*?.jpg")
+        let names = ["写真1.jpg", "画像1.jpg", "photo é.jpg", "photo è.jpg", "a#1.jpg", "a&1.jpg"]
+        XCTAssertEqual(Set(try names.map(UploadName.sanitize)).count, names.count)
+        XCTAssertEqual(try UploadName.sanitize("cafe\u{301}.jpg"), "caf\u{E9}.jpg")
         XCTAssertEqual(try UploadName.sanitize("k.TXT"), "K.txt")
     }
 
