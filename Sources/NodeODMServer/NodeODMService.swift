@@ -27,6 +27,8 @@ public enum NodeODMService {
     /// Serves until a shutdown signal. `onListening` gets the bound port.
     public static func run(_ configuration: Configuration, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let store = try TaskStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits)
+        // What a server killed mid-upload left behind goes at the start, not only at the next task.
+        await store.removeAbandonedUploads(olderThan: 86_400)
         var options = BatchRunner.Options()
         options.workers = max(1, min(configuration.workers, options.cores))
         options.waitsForNewJobs = true

@@ -17,7 +17,11 @@ extension TaskStore {
         if asset == "all.zip" {
             let archive = archiveURL(uuid)
             if FileManager.default.fileExists(atPath: archive.path) { return archive }
-            try Self.writeArchive(of: output, to: archive)
+            // Written off the store, so other requests are answered meanwhile (about 6 s per GB).
+            let writing = archiving[uuid] ?? Task.detached { try Self.writeArchive(of: output, to: archive) }
+            archiving[uuid] = writing
+            defer { archiving[uuid] = nil }
+            try await writing.value
             return archive
         }
         guard !asset.contains("/"), !asset.contains(".."), current.outputFiles.contains(asset) else {

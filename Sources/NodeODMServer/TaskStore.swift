@@ -18,6 +18,8 @@ public actor TaskStore {
     public nonisolated let ledger: JobLedger
     public nonisolated let layout: BatchLayout
     nonisolated let log: TaskLog
+    /// `all.zip` archives being written, by task: a second request waits for the first's.
+    var archiving: [String: Task<Void, any Error>] = [:]
 
     public init(dataDirectory: URL, limits: Limits = Limits()) throws {
         self.dataDirectory = dataDirectory.standardizedFileURL
@@ -143,6 +145,15 @@ public actor TaskStore {
         for uuid in names where TaskRecord.isValidUUID(uuid) {
             guard let record = try? record(uuid), !record.committed, now - record.dateCreated > seconds else { continue }
             try? FileManager.default.removeItem(at: taskDirectory(uuid))
+        }
+        // A request's incoming folder is removed when the request ends; one left by a server that
+        // was killed mid-upload is removed once nothing has written to it for an hour.
+        let incoming = dataDirectory.appendingPathComponent("incoming", isDirectory: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming.path)) ?? [] {
+            let folder = incoming.appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date,
+                  now - modified.timeIntervalSince1970 > min(seconds, 3600) else { continue }
+            try? FileManager.default.removeItem(at: folder)
         }
     }
 

@@ -143,6 +143,18 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.taskDirectory(task.uuid).path))
     }
 
+    /// A request's incoming folder left by a server killed mid-upload goes after an hour untouched.
+    func testIncomingFoldersLeftByAKilledServerAreRemovedAfterAnHour() async throws {
+        let store = try store()
+        let incoming = try store.newIncomingDirectory()
+        try Data([1, 2, 3]).write(to: incoming.appendingPathComponent("0-a.jpg"))
+        let now = Date().timeIntervalSince1970
+        await store.removeAbandonedUploads(olderThan: 86_400, now: now + 600)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: incoming.path))
+        await store.removeAbandonedUploads(olderThan: 86_400, now: now + 3700)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: incoming.path))
+    }
+
     private func assertRefused(_ message: String, status: Int = 403, line: UInt = #line,
                                _ body: () async throws -> Void) async {
         do {
