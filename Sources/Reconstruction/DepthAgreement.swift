@@ -171,3 +171,92 @@ public enum DepthAgreement {
         return best.map { ($0, pixel) }
     }
 }
+
+extension DepthAgreement {
+    /// How a point cloud sits among the views: the share of its points in front of some camera and
+    /// inside its image, and of those that land where a view has depth, the share that agree with
+    /// that depth in some view (nil when fewer than `minimumCompared` land on depth).
+    public struct CloudFit: Sendable, Equatable {
+        public var inView: Double
+        public var agreement: Double?
+    }
+
+    /// The fit of up to `sampleCount` of `points` (world frame) to `cameras` (intrinsics at their
+    /// photos' size) and to `depth` (each with intrinsics at its map's size).
+    public static func fit(points: [SIMD3<Float>], cameras: [(intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform)],
+                           depth: [SurfaceReconstruction.DepthInput], tolerance: Float = 0.05, sampleCount: Int = 2000) -> CloudFit {
+        guard !points.isEmpty else { return CloudFit(inView: 0, agreement: nil) }
+        let step = max(1, points.count / sampleCount)
+        let cameraFromWorld = cameras.map { $0.worldFromCamera.inverse }
+        let depthFromWorld = depth.map { $0.worldFromCamera.inverse }
+        var sampled = 0, inView = 0, landed = 0, agreeing = 0
+        for index in stride(from: 0, to: points.count, by: step) {
+            let p = points[index]
+            let world = Vector3(Double(p.x), Double(p.y), Double(p.z))
+            sampled += 1
+            if zip(cameras, cameraFromWorld).contains(where: { camera, fromWorld in
+                guard let (u, v) = camera.intrinsics.project(fromWorld.apply(world)) else { return false }
+                return u >= 0 && v >= 0 && u < Double(camera.intrinsics.width) && v < Double(camera.intrinsics.height)
+            }) { inView += 1 }
+            var lands = false, agrees = false
+            for (view, fromWorld) in zip(depth, depthFromWorld) {
+                let inCamera = fromWorld.apply(world)
+                guard inCamera.z > 0, let (there, _) = nearestDepth(view, at: inCamera) else { continue }
+                lands = true
+                if abs(Double(there) - inCamera.z) <= Double(tolerance) * inCamera.z { agrees = true; break }
+            }
+            if lands { landed += 1 }
+            if agrees { agreeing += 1 }
+        }
+        return CloudFit(inView: Double(inView) / Double(sampled),
+                        agreement: landed >= minimumCompared ? Double(agreeing) / Double(landed) : nil)
+    }
+}
+
+extension DepthAgreement {
+    /// What, undone, makes a point cloud agree with the frames' depth.
+    public enum CloudMistake: Sendable, Equatable, CustomStringConvertible {
+        /// Turned a quarter turn about x: Y up where the poses have Z up, or the reverse.
+        case quarterTurnAboutX
+        /// Its y and z axes swapped (a mirror image: Y up written as Z up without turning).
+        case yAndZSwapped
+        /// `factor` times too large (other units).
+        case scaled(factor: Float)
+
+        public var description: String {
+            switch self {
+            case .quarterTurnAboutX:
+                return "it looks turned a quarter turn about x (Y up where the poses have Z up, or the reverse)"
+            case .yAndZSwapped:
+                return "its y and z axes look swapped"
+            case .scaled(let factor):
+                let unit = factor == 1000 ? " (millimetres?)" : factor == 100 ? " (centimetres?)" : ""
+                return "it looks \(Mistake.factorText(factor)) times too \(factor > 1 ? "large" : "small")\(unit)"
+            }
+        }
+    }
+
+    /// Which common mistake, undone, makes `points` agree with `depth`: agreement of at least
+    /// `threshold` and clearly above `current`'s (or `current` had nothing to compare).
+    public static func diagnose(points: [SIMD3<Float>], cameras: [(intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform)],
+                                depth: [SurfaceReconstruction.DepthInput], current: CloudFit,
+                                threshold: Double = 0.8) -> CloudMistake? {
+        guard !depth.isEmpty, !points.isEmpty else { return nil }
+        let step = max(1, points.count / 2000)
+        let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
+        // Another tool's axes: turned about the frame's own origin.
+        let candidates: [(CloudMistake, (SIMD3<Float>) -> SIMD3<Float>)] = [
+            (.quarterTurnAboutX, { SIMD3($0.x, -$0.z, $0.y) }), (.quarterTurnAboutX, { SIMD3($0.x, $0.z, -$0.y) }),
+            (.yAndZSwapped, { SIMD3($0.x, $0.z, $0.y) }),
+            (.scaled(factor: 1000), { $0 / 1000 }), (.scaled(factor: 100), { $0 / 100 }),
+            (.scaled(factor: 0.001), { $0 * 1000 }), (.scaled(factor: 0.01), { $0 * 100 }),
+        ]
+        var best: (CloudMistake, Double)?
+        for (mistake, undo) in candidates {
+            guard let agreement = fit(points: sample.map(undo), cameras: cameras, depth: depth, sampleCount: sample.count).agreement,
+                  agreement >= threshold, agreement >= (current.agreement ?? 0) + 0.25, agreement > best?.1 ?? 0 else { continue }
+            best = (mistake, agreement)
+        }
+        return best?.0
+    }
+}

@@ -15,8 +15,12 @@ extension SurfaceReconstruction {
         /// Where the points were seen from (scene units), to orient estimated normals; empty
         /// uses the depth maps' cameras, or with none, the direction away from the cloud's centroid.
         public var viewpoints: [SIMD3<Float>]
+        /// Where the cloud came from (its file), for messages.
+        public var name: String?
 
-        public init(cloud: PointCloud, weight: Float = 1, footprintRadius: Float? = nil, viewpoints: [SIMD3<Float>] = []) {
+        public init(cloud: PointCloud, weight: Float = 1, footprintRadius: Float? = nil, viewpoints: [SIMD3<Float>] = [],
+                    name: String? = nil) {
+            self.name = name
             self.cloud = cloud
             self.weight = weight
             self.footprintRadius = footprintRadius

@@ -9,6 +9,9 @@ public struct CustomDetailSpecification: Sendable, Hashable {
 
     /// Upper bound on the triangle count after decimation (not a target).
     public var maximumPolygonCount: Int = 50_000
+    /// The smallest cap a request may give: below it, decimation leaves too little to unwrap and
+    /// bake (a cap of 12 left no triangles at all).
+    public static let minimumPolygonCount = 100
     /// Largest texture edge.
     public var maximumTextureDimension: TextureDimension = .twoK
     public var textureFormat: TextureFormat = .png

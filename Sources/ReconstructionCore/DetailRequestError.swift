@@ -5,7 +5,8 @@ public enum DetailRequestError: Error, Equatable, CustomStringConvertible {
     case unknownLevel(String)
     case textureSizeNotPowerOfTwo(Int)
     case textureSizeOutOfRange(Int)
-    case polygonCountNotPositive(Int)
+    /// Below `CustomDetailSpecification.minimumPolygonCount`.
+    case polygonCountTooSmall(Int)
     case jpegQualityOutOfRange(Double)
     case unknownTextureMap(String)
     case noTextureMaps
@@ -19,8 +20,8 @@ public enum DetailRequestError: Error, Equatable, CustomStringConvertible {
             return "texture size \(size) is not a power of two (1024, 2048, 4096, 8192 or 16384)"
         case .textureSizeOutOfRange(let size):
             return "texture size \(size) is out of range: it must be between 1024 and 16384"
-        case .polygonCountNotPositive(let count):
-            return "maximum polygon count \(count) must be at least 1"
+        case .polygonCountTooSmall(let count):
+            return "maximum polygon count \(count) is below \(CustomDetailSpecification.minimumPolygonCount): a textured model needs at least that many triangles"
         case .jpegQualityOutOfRange(let quality):
             return "JPEG quality \(quality) must be between 0 and 1"
         case .unknownTextureMap(let name):
@@ -73,7 +74,7 @@ extension CustomDetailSpecification {
     /// A specification from user-facing values, each checked with a clear error.
     public init(maximumPolygonCount: Int, textureSize: Int, jpegQuality: Double?, maps: TextureMaps) throws {
         self.init()
-        guard maximumPolygonCount >= 1 else { throw DetailRequestError.polygonCountNotPositive(maximumPolygonCount) }
+        guard maximumPolygonCount >= Self.minimumPolygonCount else { throw DetailRequestError.polygonCountTooSmall(maximumPolygonCount) }
         self.maximumPolygonCount = maximumPolygonCount
         self.maximumTextureDimension = try TextureDimension.validated(textureSize)
         if let jpegQuality {

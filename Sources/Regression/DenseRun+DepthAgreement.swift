@@ -71,4 +71,55 @@ extension DenseRun {
         }
         return kept
     }
+
+    /// Point clouds as they can be fused: points that are not finite numbers left out, an empty
+    /// cloud named and not used. A cloud whose points mostly lie outside every photo's view, or
+    /// disagree with the frames' depth, is refused naming its file: other units (millimetres),
+    /// or another frame (Y up against Z up), would otherwise put a ghost surface in the model.
+    /// - Parameter depth: the frames' depth (intrinsics at the maps' size), in the poses' units.
+    static func usableClouds(_ clouds: [SurfaceReconstruction.PointInput], scene: SparseScene,
+                             depth: [SurfaceReconstruction.DepthInput], warnings: inout [String]) throws -> [SurfaceReconstruction.PointInput] {
+        let cameras = scene.images.compactMap { image in image.cameraFromWorld.map { (image.intrinsics, $0.inverse) } }
+        var usable: [SurfaceReconstruction.PointInput] = []
+        for (index, input) in clouds.enumerated() {
+            let name = input.name ?? "point cloud \(index + 1)"
+            var cloud = input
+            let finite = input.cloud.positions.indices.filter { i in
+                let p = input.cloud.positions[i]
+                return p.x.isFinite && p.y.isFinite && p.z.isFinite
+            }
+            if finite.count < input.cloud.count {
+                warnings.append("\(name): \(input.cloud.count - finite.count) of its \(input.cloud.count) points are not finite numbers and are left out")
+                cloud.cloud = PointCloud(positions: finite.map { input.cloud.positions[$0] },
+                                         normals: input.cloud.hasNormals ? finite.map { input.cloud.normals[$0] } : [],
+                                         colors: input.cloud.hasColors ? finite.map { input.cloud.colors[$0] } : [])
+            }
+            guard cloud.cloud.count > 0 else {
+                warnings.append("\(name): has no points; it is not used")
+                continue
+            }
+            let fit = DepthAgreement.fit(points: cloud.cloud.positions, cameras: cameras, depth: depth)
+            let check = "it must be in metres, in the known poses' world frame"
+            // The units or axes of another tool, undone, make the cloud agree with the depth: named.
+            if let mistake = DepthAgreement.diagnose(points: cloud.cloud.positions, cameras: cameras, depth: depth, current: fit) {
+                throw CloudDisagreement(file: name, problem: "its points do not agree with the frames' depth: \(mistake); \(check)")
+            }
+            if let agreement = fit.agreement, agreement < leastDepthAgreement {
+                throw CloudDisagreement(file: name, problem: "only \(Int((agreement * 100).rounded())) % of its points that fall on the "
+                                        + "frames' depth agree with it; \(check)")
+            }
+            if fit.inView < 0.01 {
+                throw CloudDisagreement(file: name, problem: "none of its points is in front of a camera and inside its photo; \(check)")
+            }
+            usable.append(cloud)
+        }
+        return usable
+    }
+}
+
+/// A point cloud that does not sit in the cameras' scene.
+public struct CloudDisagreement: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    public var problem: String
+    public var description: String { "\(file): \(problem)" }
 }

@@ -93,6 +93,30 @@ public struct DenseRun: Sendable {
         if !points.isEmpty && pointsMetresPerUnit == nil {
             warnings.append("point clouds need metric poses (known poses, or a scale from depth sidecars); they are not used")
         }
+        var clouds: [SurfaceReconstruction.PointInput] = []
+        if let pointsMetresPerUnit {
+            let unitsPerMetre = Float(1 / pointsMetresPerUnit)
+            clouds = points.map { input in
+                var scaled = input
+                scaled.cloud.positions = input.cloud.positions.map { $0 * unitsPerMetre }
+                scaled.footprintRadius = input.footprintRadius.map { $0 * unitsPerMetre }
+                scaled.viewpoints = input.viewpoints.map { $0 * unitsPerMetre }
+                return scaled
+            }
+        }
+        if !clouds.isEmpty {
+            // Clouds in other units or another frame would add a ghost surface: checked against
+            // the cameras and the frames' depth before any stereo runs.
+            let unitsPerMetre = Float(1 / (metresPerUnit ?? 1))
+            let depth = sidecars.map { item in
+                SurfaceReconstruction.DepthInput(depth: DepthMap(width: item.sidecar.depth.width, height: item.sidecar.depth.height,
+                                                                 metres: item.sidecar.depth.metres.map { $0 * unitsPerMetre }),
+                                                 weights: nil,
+                                                 intrinsics: item.image.intrinsics.scaled(toWidth: item.sidecar.depth.width, height: item.sidecar.depth.height),
+                                                 worldFromCamera: item.image.cameraFromWorld!.inverse)
+            }
+            clouds = try usableClouds(clouds, scene: scene, depth: depth, warnings: &warnings)
+        }
         for w in warnings { log("warning: \(w)") }
 
         var inputs: [SurfaceReconstruction.DepthInput] = []
@@ -146,17 +170,6 @@ public struct DenseRun: Sendable {
                     masked.depth = maskedDepth(input.depth, mask: input.mask)
                     guide += SurfaceReconstruction.backProjected(masked, stride: 4)
                 }
-            }
-        }
-        var clouds: [SurfaceReconstruction.PointInput] = []
-        if let pointsMetresPerUnit {
-            let unitsPerMetre = Float(1 / pointsMetresPerUnit)
-            clouds = points.map { input in
-                var scaled = input
-                scaled.cloud.positions = input.cloud.positions.map { $0 * unitsPerMetre }
-                scaled.footprintRadius = input.footprintRadius.map { $0 * unitsPerMetre }
-                scaled.viewpoints = input.viewpoints.map { $0 * unitsPerMetre }
-                return scaled
             }
         }
         if isolates && scene.points.isEmpty {

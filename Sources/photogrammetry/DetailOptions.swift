@@ -7,16 +7,17 @@ struct DetailOptions: ParsableArguments {
     @Option(help: "Detail level of the model: preview, reduced, medium, full, raw or custom (Object Capture's budgets; default reduced).")
     var detail: String?
 
-    @Option(help: "custom: most triangles after decimation.")
+    // .unconditional: a negative value is a value (refused with its reason), not an unknown option.
+    @Option(parsing: .unconditional, help: "custom: most triangles after decimation (at least 100).")
     var maxPolygons: Int?
 
-    @Option(help: "custom: texture edge in pixels, a power of two from 1024 to 16384.")
+    @Option(parsing: .unconditional, help: "custom: texture edge in pixels, a power of two from 1024 to 16384.")
     var textureSize: Int?
 
     @Option(help: "custom: format of the base-colour map, png or jpeg (other maps are always PNG).")
     var textureFormat: String?
 
-    @Option(help: "custom: JPEG quality in 0…1 (with --texture-format jpeg).")
+    @Option(parsing: .unconditional, help: "custom: JPEG quality in 0…1 (with --texture-format jpeg).")
     var jpegQuality: Double?
 
     @Option(help: "custom: maps to bake, comma-separated from diffuse, normal, ao, roughness, displacement.")

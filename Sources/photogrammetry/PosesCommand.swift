@@ -127,7 +127,7 @@ struct PosesCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         if let failure { throw failure }
-        guard let poses else { throw ValidationError("the session finished without poses") }
+        guard let poses else { throw CommandFailure("the session finished without poses") }
         try PoseExport.writeAll(scene: poses.scene, imagesDirectory: imagesURL, to: outputURL)
         try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)

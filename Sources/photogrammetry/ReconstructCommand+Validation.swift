@@ -21,9 +21,9 @@ extension ReconstructCommand {
         if let stereoImageSize, stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
         if !writesMesh {
-            do { try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch {
-                throw ValidationError("\(error)")
-            }
+            // An unknown extension is a usage mistake; a path that cannot be written is not.
+            do { _ = try ModelExporter.format(for: URL(fileURLWithPath: output)) } catch { throw ValidationError("\(error)") }
+            do { _ = try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch { throw CommandFailure("\(error)") }
         } else if detailOptions.isGiven {
             throw ValidationError("--detail and the custom options apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")
         } else if modelReport != nil || holdOutEvery > 0 {

@@ -177,7 +177,7 @@ struct ReconstructCommand: ParsableCommand {
             imagesURL = URL(fileURLWithPath: input, isDirectory: true)
             let keyframes = try RGBDKeyframes.load(imagesURL)
             for problem in keyframes.problems { reporter.warning("\(problem)") }
-            guard !keyframes.frames.isEmpty else { throw ValidationError("\(input): no usable RGB-D keyframe") }
+            guard !keyframes.frames.isEmpty else { throw CommandFailure("\(input): no usable RGB-D keyframe (each frame's problem is above)") }
             reporter.note("RGB-D keyframes: \(keyframes.frames.count) frames with known poses and depth")
             scene = keyframes.scene
             frameDepth = keyframes.depthByPhotoName
@@ -214,7 +214,7 @@ struct ReconstructCommand: ParsableCommand {
         options.isolatesObject = objectMasking
         if knownMetricPoses { options.stereo.fallbackDepthRange = 0.05...50 }
         let clouds = try lidarPoints.map { file in
-            SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight)
+            SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight, name: file)
         }
         let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds,
                                      log: { [progress] in progress.note($0) }, progress: { [progress] in progress.update($0, $1) })

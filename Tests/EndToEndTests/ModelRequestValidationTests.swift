@@ -33,9 +33,12 @@ final class ModelRequestValidationTests: XCTestCase {
             (["-o", model, "--point-cloud", file.appendingPathComponent("p.ply").path], "\(file.path) is a file, not a folder"),
             (["-o", "/proc/model.glb"], "cannot create files in /proc"),
         ]
+        // A path that cannot be written is not a usage mistake: exit 1, without the usage lines.
+        let pathProblems = Set(cases.suffix(5).map(\.message) + ["does not exist", "a-file"])
         for (arguments, message) in cases {
             let result = try CLIRunner.run(["reconstruct", folder.path] + arguments)
-            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertEqual(result.status, pathProblems.contains(message) ? 1 : 64, "\(arguments): \(result.output)")
+            XCTAssertEqual(result.output.contains("Usage:"), !pathProblems.contains(message), "\(arguments): \(result.output)")
             XCTAssertTrue(result.output.contains(message), "\(arguments): \(result.output)")
             XCTAssertFalse(result.output.contains("estimating poses"), "no work starts for \(arguments)")
         }

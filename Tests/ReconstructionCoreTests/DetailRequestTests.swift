@@ -25,8 +25,14 @@ final class DetailRequestTests: XCTestCase {
         XCTAssertThrowsError(try CustomDetailSpecification(maximumPolygonCount: 1000, textureSize: 512, jpegQuality: nil, maps: .all)) {
             XCTAssertEqual($0 as? DetailRequestError, .textureSizeOutOfRange(512))
         }
-        XCTAssertThrowsError(try CustomDetailSpecification(maximumPolygonCount: 0, textureSize: 1024, jpegQuality: nil, maps: .all))
-        XCTAssertThrowsError(try CustomDetailSpecification(maximumPolygonCount: 10, textureSize: 1024, jpegQuality: 1.5, maps: .all))
+        // Caps below 100 left too little to texture (12 left no triangles), and failed only at the end.
+        for cap in [0, 12, 99] {
+            XCTAssertThrowsError(try CustomDetailSpecification(maximumPolygonCount: cap, textureSize: 1024, jpegQuality: nil, maps: .all)) {
+                XCTAssertEqual($0 as? DetailRequestError, .polygonCountTooSmall(cap))
+            }
+        }
+        XCTAssertEqual(try CustomDetailSpecification(maximumPolygonCount: 100, textureSize: 1024, jpegQuality: nil, maps: .all).maximumPolygonCount, 100)
+        XCTAssertThrowsError(try CustomDetailSpecification(maximumPolygonCount: 1000, textureSize: 1024, jpegQuality: 1.5, maps: .all))
         XCTAssertThrowsError(try TextureMaps.parse("diffuse,specular")) {
             XCTAssertEqual($0 as? DetailRequestError, .unknownTextureMap("specular"))
         }

@@ -180,4 +180,40 @@ final class RGBDKeyframesTests: XCTestCase {
         XCTAssertTrue(keyframes.problems.first?.description.contains("principal point (900.0, 192.0) outside its 512×384 photo") == true,
                       "\(keyframes.problems)")
     }
+
+    private func dense(points: [SIMD3<Float>], name: String = "scan.ply") throws -> DenseRun {
+        let keyframes = try RGBDKeyframes.load(folder)
+        var options = DenseRun.Options()
+        options.useStereo = false
+        options.posesAreMetric = true
+        return try DenseRun.run(scene: keyframes.scene, imagesDirectory: folder, options: options, frameDepth: keyframes.depthByPhotoName,
+                                points: [.init(cloud: PointCloud(positions: points), name: name)])
+    }
+
+    /// A point cloud in millimetres or with its axes turned is refused naming the mistake; one
+    /// that fits is fused; points that are not numbers are left out, and an empty cloud is named.
+    func testPointCloudsInOtherUnitsOrAxesAreRefusedAndNamed() throws {
+        for n in 0..<Self.capture.viewCount { try writeFrame(n, as: n) }
+        let scan = Self.capture.objectMesh.sampledPoints(count: 5000, seed: 1)
+        XCTAssertEqual(try dense(points: scan).fusedPoints, 5000)
+
+        let cases: [([SIMD3<Float>], DepthAgreement.CloudMistake)] = [
+            (scan.map { $0 * 1000 }, .scaled(factor: 1000)),
+            (scan.map { SIMD3($0.x, $0.z, -$0.y) }, .quarterTurnAboutX),
+        ]
+        for (points, mistake) in cases {
+            XCTAssertThrowsError(try dense(points: points)) { error in
+                XCTAssertTrue("\(error)".hasPrefix("scan.ply: its points do not agree with the frames' depth: \(mistake)"), "\(error)")
+            }
+        }
+
+        var spoiled = scan
+        for i in stride(from: 0, to: spoiled.count, by: 10) { spoiled[i].x = .nan }
+        let run = try dense(points: spoiled)
+        XCTAssertEqual(run.fusedPoints, 4500)
+        XCTAssertTrue(run.warnings.contains("scan.ply: 500 of its 5000 points are not finite numbers and are left out"), "\(run.warnings)")
+        let empty = try dense(points: [])
+        XCTAssertEqual(empty.fusedPoints, 0)
+        XCTAssertTrue(empty.warnings.contains("scan.ply: has no points; it is not used"), "\(empty.warnings)")
+    }
 }
