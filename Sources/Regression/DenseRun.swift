@@ -10,7 +10,8 @@ import ReconstructionCore
 public struct DenseRun: Sendable {
     public var stereo: DenseStereo.Result?
     public var surface: SurfaceReconstruction.Result
-    /// Metres per scene unit when depth sidecars fixed the scale (the mesh is then in metres).
+    /// Metres per scene unit when depth sidecars fixed the scale, 1 for known metric poses (the
+    /// mesh is then in metres); nil when the scale is unknown.
     public var metresPerUnit: Double?
     /// The world's up direction (`ModelRun.up`: gravity sidecars, else how the cameras were held),
     /// read once here for the model's frame.
@@ -84,8 +85,9 @@ public struct DenseRun: Sendable {
             ? depthSidecars(scene: scene, imagesDirectory: imagesDirectory, frameDepth: frameDepth, warnings: &warnings) : []
         // Known poses and their depth must describe one scene (axes, units, intrinsics).
         if options.posesAreMetric { sidecars = try agreeingDepth(sidecars, imagesDirectory: imagesDirectory, warnings: &warnings) }
-        let metresPerUnit = sidecars.isEmpty ? nil
-            : options.posesAreMetric ? 1 : scale(scene: scene, sidecars: sidecars.map { ($0.index, $0.sidecar) })
+        // Known poses are in metres, with depth or without; otherwise the depth gives the scale.
+        let metresPerUnit = options.posesAreMetric ? 1
+            : sidecars.isEmpty ? nil : scale(scene: scene, sidecars: sidecars.map { ($0.index, $0.sidecar) })
         if !sidecars.isEmpty && metresPerUnit == nil {
             warnings.append("depth sidecars found but too few sparse points fall on them to register their scale; depth is not used")
         }

@@ -42,7 +42,9 @@ struct ReconstructSummary {
                 lines.append(String(format: "texture fidelity: mean PSNR %.2f dB over %d held-out photos", fidelity.meanPSNR ?? .nan, fidelity.views.count))
             }
         }
-        let scale = dense.metresPerUnit.map { String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews) } ?? "pose units"
+        let scale = dense.metresPerUnit.map {
+            dense.lidarViews == 0 ? "metric (known poses in metres)" : String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews)
+        } ?? "pose units"
         lines.append(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
                             model == nil ? "wrote" : "dense mesh for", output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount,
                             dense.surface.voxelSize, scale, dense.stereoSeconds, dense.surface.seconds, seconds))

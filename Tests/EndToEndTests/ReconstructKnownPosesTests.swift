@@ -34,5 +34,11 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("29/30 photos have a pose in \(posesFile.path)"), result.output)
         XCTAssertTrue(result.output.contains("not registered: 0007.jpg: no pose in poses.json"), result.output)
+        // Known poses are metres, with depth sidecars (which then must agree with them) or without.
+        XCTAssertTrue(result.output.contains("metric (1 m per pose unit, from 29 depth maps)"), result.output)
+        let withoutDepth = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh2.ply").path, "--no-depth",
+                                              "--poses", posesFile.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path])
+        XCTAssertEqual(withoutDepth.status, 0, withoutDepth.output)
+        XCTAssertTrue(withoutDepth.output.contains("metric (known poses in metres)"), withoutDepth.output)
     }
 }
