@@ -24,8 +24,10 @@ extension TaskStore {
             try await writing.value
             return archive
         }
-        guard !asset.contains("/"), !asset.contains(".."), current.outputFiles.contains(asset) else {
-            throw NodeODMError.notFound("task \(uuid) has no asset '\(asset.prefix(64))': ask for all.zip or one of \(current.outputFiles.filter { !$0.contains("/") }.joined(separator: ", "))")
+        // The job's manifest (sizes and checksums of every output) is an asset too.
+        let assets = current.outputFiles + (current.outputFiles.contains(OutputManifest.fileName) ? [] : [OutputManifest.fileName])
+        guard !asset.contains("/"), !asset.contains(".."), assets.contains(asset) else {
+            throw NodeODMError.notFound("task \(uuid) has no asset '\(asset.prefix(64))': ask for all.zip or one of \(assets.filter { !$0.contains("/") }.joined(separator: ", "))")
         }
         return output.appendingPathComponent(asset)
     }

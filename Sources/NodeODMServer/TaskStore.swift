@@ -175,12 +175,17 @@ public actor TaskStore {
         let data = try JSONSerialization.data(withJSONObject: job)
         let file = try JobsFile.parse(data, name: "task \(record.uuid)", baseDirectory: taskDirectory(record.uuid))
         guard let entry = file.entries.first else { throw NodeODMError.refused("task \(record.uuid): no job") }
-        if case .invalid(_, _, let problem) = entry { throw NodeODMError.refused(problem) }
+        // A client sees its task's files by their names, not the server's paths.
+        func withoutPaths(_ problem: String) -> String {
+            problem.replacingOccurrences(of: taskDirectory(record.uuid).path + "/", with: "")
+                .replacingOccurrences(of: taskDirectory(record.uuid).path, with: "the task")
+        }
+        if case .invalid(_, _, let problem) = entry { throw NodeODMError.refused(withoutPaths(problem)) }
         if case .valid(let spec) = entry {
             switch try ledger.enqueue(entry, facts: JobFacts.scan(input: URL(fileURLWithPath: spec.input))) {
             case .queued, .replaced(problem: nil), .unchanged: break
             case .rejected(let problem), .replaced(problem: .some(let problem)), .invalidKept(let problem, _):
-                throw NodeODMError.refused(problem)
+                throw NodeODMError.refused(withoutPaths(problem))
             case .conflict(let state):
                 throw NodeODMError.refused("job \(jobID) is already \(state.rawValue) in the ledger")
             }

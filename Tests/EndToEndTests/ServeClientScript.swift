@@ -56,6 +56,8 @@ size = len(whole.content)
 seen["ranges"] = {spec: ranged(spec) for spec in ["bytes=0-9", "bytes=-10", "bytes=10-", "bytes=5-%d" % (size + 100),
                                                    "bytes=%d-" % size, "bytes=9-3", "bytes=0-1,5-6", "items=0-9"]}
 seen["list"] = [t["uuid"] for t in requests.get(base + "/task/list", params={"token": token}).json()]
+r = requests.get(base + "/task/%s/download/job-manifest.json" % task.uuid, params={"token": token})
+seen["manifest_download"] = [r.status_code, "files" in r.text]
 
 # Traversal: a path as an upload's file name, a path as a task id, a path as an asset.
 init = requests.post(base + "/task/new/init", params={"token": token}, files={"name": (None, "evil")}).json()

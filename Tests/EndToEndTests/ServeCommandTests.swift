@@ -53,6 +53,9 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertNil(manifest.mismatch(in: downloads), "the downloaded files match the job's manifest")
         XCTAssertTrue((seen["output_tail"] as? [String])?.last?.contains("completed") == true, "\(seen["output_tail"] ?? "")")
         XCTAssertEqual(seen["list"] as? [String], [uuid])
+        let manifestDownload = seen["manifest_download"] as? [Any]
+        XCTAssertEqual(manifestDownload?.first as? Int, 200, "the job's manifest downloads on its own too")
+        XCTAssertEqual(manifestDownload?.last as? Bool, true)
 
         // Downloads answer byte ranges: PyODM's parallel chunked download rebuilds the same archive.
         let whole = seen["whole_zip"] as? [Any]
