@@ -53,9 +53,9 @@ public final class MultipartUpload {
         let upload = try MultipartUpload(contentType: contentType, directory: directory, maxFileBytes: maxFileBytes, maxFiles: maxFiles)
         var drained = 0
         // The body's last bytes: a whole body ends with the closing delimiter (and perhaps a line
-        // break or a short epilogue); a body cut off in transfer does not.
+        // break or an epilogue of up to 1 KiB); a body cut off in transfer does not.
         var tail: [UInt8] = []
-        let kept = upload.closingDelimiter.count + 64
+        let kept = upload.closingDelimiter.count + 1024  // room for a short epilogue after it
         for try await buffer in body {
             if upload.problem != nil {
                 drained += buffer.readableBytes

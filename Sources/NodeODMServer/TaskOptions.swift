@@ -81,8 +81,9 @@ public struct TaskOptions: Codable, Sendable, Equatable {
             }
             let value = valueText(entry["value"])
             try options.set(name, value)
-            // The same option twice with different values is a client's mistake, not a choice.
-            if let earlier = given[name], earlier.lowercased() != value.lowercased() {
+            // The same option twice with different values is a client's mistake, not a choice
+            // (1 and true are the same value).
+            if let earlier = given[name], normalised(name, earlier) != normalised(name, value) {
                 throw NodeODMError.refused("option '\(name)' is given twice, as '\(earlier)' and '\(Self.shortened(value))': give it once")
             }
             given[name] = value
@@ -105,10 +106,16 @@ public struct TaskOptions: Codable, Sendable, Equatable {
     /// A value quoted in an error, at most 64 characters.
     static func shortened(_ value: String) -> String { value.count > 64 ? value.prefix(64) + "…" : value }
 
+    /// `value` as the option takes it: lower case, and 1/0 as true/false for booleans.
+    private static func normalised(_ name: String, _ value: String) -> String {
+        let lowered = value.lowercased()
+        guard definitions.first(where: { $0.name == name })?.type == "bool" else { return lowered }
+        return ["1": "true", "0": "false"][lowered] ?? lowered
+    }
+
     private mutating func set(_ name: String, _ value: String) throws {
         guard let definition = Self.definitions.first(where: { $0.name == name }) else { return }
-        var lowered = value.lowercased()
-        if definition.type == "bool" { lowered = ["1": "true", "0": "false"][lowered] ?? lowered }
+        let lowered = Self.normalised(name, value)
         guard definition.domain.contains(lowered) else {
             throw NodeODMError.refused("option '\(name)' is '\(Self.shortened(value))': use \(definition.domain.joined(separator: ", "))")
         }

@@ -147,12 +147,17 @@ public actor TaskStore {
             try? FileManager.default.removeItem(at: taskDirectory(uuid))
         }
         // A request's incoming folder is removed when the request ends; one left by a server that
-        // was killed mid-upload is removed once nothing has written to it for an hour.
+        // was killed mid-upload is removed once nothing has written to it, or to a file in it (a
+        // slow upload's file grows without touching its folder), for an hour.
         let incoming = dataDirectory.appendingPathComponent("incoming", isDirectory: true)
+        func modified(_ url: URL) -> Double {
+            ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? now
+        }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming.path)) ?? [] {
             let folder = incoming.appendingPathComponent(name)
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date,
-                  now - modified.timeIntervalSince1970 > min(seconds, 3600) else { continue }
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            let latest = files.map { modified(folder.appendingPathComponent($0)) }.reduce(modified(folder), max)
+            guard now - latest > min(seconds, 3600) else { continue }
             try? FileManager.default.removeItem(at: folder)
         }
     }
@@ -232,6 +237,7 @@ public actor TaskStore {
         if let current, !current.state.isFinal {
             throw NodeODMError.refused("task \(uuid) is \(current.state.rawValue): only cancelled, failed or completed tasks can be restarted")
         }
+        stopArchiving(uuid)
         try? FileManager.default.removeItem(at: archiveURL(uuid))
         let options = newOptions ?? record.options
         if let current, current.state != .completed, current.isValid, options == record.options {
@@ -251,6 +257,7 @@ public actor TaskStore {
     /// Deletes everything the task owns: its folder and its jobs' checkpoint folders. The ledger
     /// keeps the jobs' history; other tasks and the ledger itself are not touched.
     public func deleteFiles(_ uuid: String) throws {
+        stopArchiving(uuid)
         let record = try record(uuid)
         for id in record.jobIDs where JobSpec.isValidID(id) {
             try? FileManager.default.removeItem(at: layout.jobDirectory(id))

@@ -9,15 +9,23 @@ import Foundation
 /// names meet, and the later would replace the earlier. The extension must be a photo's (JPEG,
 /// PNG, HEIC/HEIF, TIFF) or the capture's `K.txt`.
 public enum UploadName {
+    /// Longest name, in bytes of UTF-8.
+    public static let maximumBytes = 240
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff"]
     /// The intrinsics file a capture folder may hold beside its photos.
     public static let intrinsicsFileName = "K.txt"
 
     /// The stored name for the client's `name`.
     /// - Throws: `NodeODMError.refused` naming the problem.
-    public static func sanitize(_ name: String) throws -> String {
+    public static func sanitize(_ sent: String) throws -> String {
+        // One spelling per name (é as one character or as e and an accent), as file systems and
+        // other tools would show it; the checks below apply to that spelling.
+        let name = sent.precomposedStringWithCanonicalMapping
         guard !name.isEmpty else { throw NodeODMError.refused("an uploaded file has no name") }
-        guard name.utf8.count <= 255 else { throw NodeODMError.refused("file name '\(name.prefix(40))…' is longer than 255 bytes") }
+        // Uploads are stored as `N-name` while they arrive; file systems take 255 bytes.
+        guard name.utf8.count <= maximumBytes else {
+            throw NodeODMError.refused("file name '\(name.prefix(40))…' is longer than \(maximumBytes) bytes")
+        }
         if name.contains("/") || name.contains("\\") || name.contains("..") {
             throw NodeODMError.refused("file name '\(name)' is a path: upload plain file names (no '/', '\\' or '..')")
         }
@@ -25,9 +33,7 @@ public enum UploadName {
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw NodeODMError.refused("file name '\(name.debugDescription)' has control characters")
         }
-        // One spelling per name (é as one character or as e and an accent), as file systems and
-        // other tools would show it.
-        let cleaned = name.precomposedStringWithCanonicalMapping
+        let cleaned = name
         if cleaned.caseInsensitiveCompare(intrinsicsFileName) == .orderedSame { return intrinsicsFileName }
         let ext = (cleaned as NSString).pathExtension.lowercased()
         guard photoExtensions.contains(ext) else {

@@ -55,7 +55,7 @@ public enum DepthAgreement {
 
         static func factorText(_ factor: Float) -> String {
             let f = factor > 1 ? factor : 1 / factor
-            return f.rounded() == f ? String(Int(f)) : String(f)
+            return abs(f - f.rounded()) < 0.001 * f ? String(Int(f.rounded())) : String(format: "%.3g", f)
         }
     }
 
@@ -64,24 +64,36 @@ public enum DepthAgreement {
     /// Least compared samples for two views to count as overlapping.
     public static let minimumCompared = 20
 
-    /// The agreement of `views` (each with intrinsics at its depth map's size), each compared
-    /// with its `neighbours` nearest views (by camera centre).
-    public static func measure(_ views: [SurfaceReconstruction.DepthInput], tolerance: Float = 0.05,
-                               samplesPerView: Int = samplesPerView, neighbours: Int = 12) -> Result {
-        let cameraFromWorld = views.map { $0.worldFromCamera.inverse }
+    /// For each view, the views it is compared with: `count` spread over its `4 × count` nearest
+    /// (by camera centre), so that dense video frames are compared across real baselines too.
+    public static func neighbourLists(_ views: [SurfaceReconstruction.DepthInput], count: Int = 12) -> [[Int]] {
         let centres = views.map(\.worldFromCamera.translation)
-        let samples = views.map { grid($0, count: samplesPerView) }
+        return parallelMap(views.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> [Int] in
+            let pool = views.indices.filter { $0 != i }
+                .sorted { (centres[$0] - centres[i]).length < (centres[$1] - centres[i]).length }.prefix(4 * count)
+            guard pool.count > count else { return Array(pool) }
+            let step = Double(pool.count) / Double(count)
+            return (0..<count).map { pool[pool.startIndex + Int(Double($0) * step)] }
+        }
+    }
+
+    /// The agreement of `views` (each with intrinsics at its depth map's size), each compared
+    /// with its `neighbours` (`neighbourLists`, computed when not given).
+    /// - Parameter depthScale: multiplies every depth (a candidate of `diagnose`, without copies).
+    public static func measure(_ views: [SurfaceReconstruction.DepthInput], neighbours given: [[Int]]? = nil, depthScale: Float = 1,
+                               tolerance: Float = 0.05, samplesPerView: Int = samplesPerView) -> Result {
+        let neighbours = given ?? neighbourLists(views)
+        let cameraFromWorld = views.map { $0.worldFromCamera.inverse }
+        let samples = views.map { grid($0, count: samplesPerView, depthScale: depthScale) }
         let perView = parallelMap(views.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> (best: Double?, support: Double) in
-            let others = views.indices.filter { $0 != i }
-                .sorted { (centres[$0] - centres[i]).length < (centres[$1] - centres[i]).length }.prefix(neighbours)
             var best: Double?
             var confirmed = 0
-            for j in others {
+            for j in neighbours[i] {
                 var compared = 0, agreeing = 0
                 var pixels = Set<Int>()
                 for world in samples[i] {
                     let inJ = cameraFromWorld[j].apply(world)
-                    guard inJ.z > 0, let (depthThere, pixel) = nearestDepth(views[j], at: inJ) else { continue }
+                    guard inJ.z > 0, let (depthThere, pixel) = nearestDepth(views[j], at: inJ, depthScale: depthScale) else { continue }
                     compared += 1
                     if abs(Double(depthThere) - inJ.z) <= Double(tolerance) * inJ.z {
                         agreeing += 1
@@ -96,52 +108,61 @@ public enum DepthAgreement {
         return Result(perView: perView.map(\.best), support: perView.map(\.support).reduce(0, +) / Double(max(1, views.count)))
     }
 
-    /// Which common mistake, undone for every view, makes the depth agree: a median agreement of
-    /// at least `threshold` and half as much support again as `current` (the views as given),
-    /// with the support it then has; nil when none does.
+    /// Which common mistake, undone for every view, makes the depth agree, with the support it
+    /// then has; nil when none does. A candidate must reach a median agreement of `threshold`.
+    /// Those that take the points further away or spread them less (depth made larger, the
+    /// intrinsics taken as the depth's) put more of each view's points in its neighbours' views,
+    /// which raises agreement on any scene whose depth varies little (a wall swept sideways); they
+    /// count only when the views as given agree doubtfully (median below `threshold`). The others
+    /// must also confirm half as much depth again as the views as given.
     /// - Parameter photoSizes: each view's photo size, for intrinsics given at the depth's size.
     public static func diagnose(_ views: [SurfaceReconstruction.DepthInput], photoSizes: [(width: Int, height: Int)],
                                 current: Result, threshold: Double = 0.5) -> (mistake: Mistake, support: Double)? {
-        var candidates: [(Mistake, [SurfaceReconstruction.DepthInput])] = []
+        let doubtful = (current.median ?? 0) < threshold
+        let neighbours = neighbourLists(views)
+        var candidates: [(mistake: Mistake, needsDoubt: Bool, measure: () -> Result)] = []
         let flip = RigidTransform(rotation: Matrix3(rowMajor: [1, 0, 0, 0, -1, 0, 0, 0, -1]), translation: .zero)
-        candidates.append((.otherAxes, views.map { var v = $0; v.worldFromCamera = v.worldFromCamera * flip; return v }))
+        candidates.append((.otherAxes, false, {
+            measure(views.map { var v = $0; v.worldFromCamera = v.worldFromCamera * flip; return v }, neighbours: neighbours)
+        }))
         if zip(views, photoSizes).contains(where: { $0.depth.width != $1.width }) {
             // The intrinsics were scaled from the photo's size to the depth's; taken as given instead.
-            candidates.append((.intrinsicsAtDepthSize, zip(views, photoSizes).map { view, photo in
-                var v = view
-                let k = view.intrinsics.scaled(toWidth: photo.width, height: photo.height)
-                v.intrinsics = CameraIntrinsics(width: view.depth.width, height: view.depth.height,
-                                                fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, k1: k.k1, k2: k.k2)
-                return v
+            candidates.append((.intrinsicsAtDepthSize, true, {
+                measure(zip(views, photoSizes).map { view, photo in
+                    var v = view
+                    let k = view.intrinsics.scaled(toWidth: photo.width, height: photo.height)
+                    v.intrinsics = CameraIntrinsics(width: view.depth.width, height: view.depth.height,
+                                                    fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, k1: k.k1, k2: k.k2)
+                    return v
+                }, neighbours: neighbours)
             }))
         }
         for factor: Float in [5, 0.2, 10, 0.1, 1000, 0.001] {
-            candidates.append((.depthScaled(factor: factor), views.map { view in
-                var v = view
-                v.depth.metres = view.depth.metres.map { $0 / factor }
-                return v
-            }))
+            candidates.append((.depthScaled(factor: factor), factor < 1, { measure(views, neighbours: neighbours, depthScale: 1 / factor) }))
         }
         var best: (Mistake, Double)?
-        for (mistake, undone) in candidates {
-            let result = measure(undone, samplesPerView: samplesPerView / 2)
-            guard (result.median ?? 0) >= threshold, result.support >= 1.5 * current.support,
+        for candidate in candidates where doubtful || !candidate.needsDoubt {
+            let result = candidate.measure()
+            guard (result.median ?? 0) >= threshold, candidate.needsDoubt || result.support >= 1.5 * current.support,
                   result.support > best?.1 ?? 0 else { continue }
-            best = (mistake, result.support)
+            best = (candidate.mistake, result.support)
         }
-        return best.map { ($0.0, $0.1) }
+        return best
     }
 
     /// World points of a grid of about `count` of the view's pixels with depth.
-    static func grid(_ view: SurfaceReconstruction.DepthInput, count: Int) -> [Vector3] {
+    static func grid(_ view: SurfaceReconstruction.DepthInput, count: Int, depthScale: Float = 1) -> [Vector3] {
         let depth = view.depth
         let withDepth = depth.metres.reduce(0) { $0 + ($1 > 0 && $1.isFinite ? 1 : 0) }
         guard withDepth > 0 else { return [] }
         let step = max(1, Int((Double(withDepth) / Double(count)).squareRoot().rounded()))
+        let k = view.intrinsics
         var points: [Vector3] = []
         for y in stride(from: step / 2, to: depth.height, by: step) {
             for x in stride(from: step / 2, to: depth.width, by: step) {
-                if let p = view.worldPoint(x: x, y: y) { points.append(Vector3(Double(p.x), Double(p.y), Double(p.z))) }
+                let d = Double(depth[x, y] * depthScale)
+                guard d > 0, d.isFinite else { continue }
+                points.append(view.worldFromCamera.apply(Vector3((Double(x) + 0.5 - k.cx) / k.fx * d, (Double(y) + 0.5 - k.cy) / k.fy * d, d)))
             }
         }
         return points
@@ -149,18 +170,20 @@ public enum DepthAgreement {
 
     /// The depth, of the 3×3 pixels around where `pointInCamera` projects, closest to its depth,
     /// and that pixel's index; nil outside the map or where none of them has depth.
-    static func nearestDepth(_ view: SurfaceReconstruction.DepthInput, at pointInCamera: Vector3) -> (depth: Float, pixel: Int)? {
+    static func nearestDepth(_ view: SurfaceReconstruction.DepthInput, at pointInCamera: Vector3,
+                             depthScale: Float = 1) -> (depth: Float, pixel: Int)? {
         guard let (u, v) = view.intrinsics.project(pointInCamera) else { return nil }
-        let x = Int(u.rounded(.down)), y = Int(v.rounded(.down))
         let depth = view.depth
-        guard x >= 0, y >= 0, x < depth.width, y < depth.height else { return nil }
+        // In range before converting: a point almost level with the image plane projects anywhere.
+        guard u.isFinite, v.isFinite, u >= 0, v >= 0, u < Double(depth.width), v < Double(depth.height) else { return nil }
+        let x = Int(u), y = Int(v)
         var best: Float?
         var pixel = 0
         for dy in -1...1 {
             for dx in -1...1 {
                 let nx = x + dx, ny = y + dy
                 guard nx >= 0, ny >= 0, nx < depth.width, ny < depth.height else { continue }
-                let d = depth[nx, ny]
+                let d = depth[nx, ny] * depthScale
                 guard d > 0, d.isFinite else { continue }
                 if best == nil || abs(Double(d) - pointInCamera.z) < abs(Double(best!) - pointInCamera.z) {
                     best = d
@@ -173,23 +196,29 @@ public enum DepthAgreement {
 }
 
 extension DepthAgreement {
-    /// How a point cloud sits among the views: the share of its points in front of some camera and
-    /// inside its image, and of those that land where a view has depth, the share that agree with
-    /// that depth in some view (nil when fewer than `minimumCompared` land on depth).
+    /// How a point cloud sits among the views. Of the points that land where some view has depth
+    /// (in front of it, inside its image):
+    /// - `agreement`: the share that agree with some view's depth;
+    /// - `inFreeSpace`: the share that agree with none and lie in front of some view's depth, in
+    ///   space that view saw empty. Points hidden behind the views' surfaces (a scan larger than
+    ///   the frames cover) lower the agreement but are not in free space.
+    /// Both nil when fewer than `minimumCompared` points land on depth.
     public struct CloudFit: Sendable, Equatable {
+        /// The share of the points in front of some camera and inside its photo.
         public var inView: Double
         public var agreement: Double?
+        public var inFreeSpace: Double?
     }
 
     /// The fit of up to `sampleCount` of `points` (world frame) to `cameras` (intrinsics at their
     /// photos' size) and to `depth` (each with intrinsics at its map's size).
     public static func fit(points: [SIMD3<Float>], cameras: [(intrinsics: CameraIntrinsics, worldFromCamera: RigidTransform)],
                            depth: [SurfaceReconstruction.DepthInput], tolerance: Float = 0.05, sampleCount: Int = 2000) -> CloudFit {
-        guard !points.isEmpty else { return CloudFit(inView: 0, agreement: nil) }
+        guard !points.isEmpty else { return CloudFit(inView: 0, agreement: nil, inFreeSpace: nil) }
         let step = max(1, points.count / sampleCount)
         let cameraFromWorld = cameras.map { $0.worldFromCamera.inverse }
         let depthFromWorld = depth.map { $0.worldFromCamera.inverse }
-        var sampled = 0, inView = 0, landed = 0, agreeing = 0
+        var sampled = 0, inView = 0, landed = 0, agreeing = 0, free = 0
         for index in stride(from: 0, to: points.count, by: step) {
             let p = points[index]
             let world = Vector3(Double(p.x), Double(p.y), Double(p.z))
@@ -198,18 +227,20 @@ extension DepthAgreement {
                 guard let (u, v) = camera.intrinsics.project(fromWorld.apply(world)) else { return false }
                 return u >= 0 && v >= 0 && u < Double(camera.intrinsics.width) && v < Double(camera.intrinsics.height)
             }) { inView += 1 }
-            var lands = false, agrees = false
+            var lands = false, agrees = false, inFront = false
             for (view, fromWorld) in zip(depth, depthFromWorld) {
                 let inCamera = fromWorld.apply(world)
                 guard inCamera.z > 0, let (there, _) = nearestDepth(view, at: inCamera) else { continue }
                 lands = true
                 if abs(Double(there) - inCamera.z) <= Double(tolerance) * inCamera.z { agrees = true; break }
+                if inCamera.z < Double(there) * (1 - Double(tolerance)) { inFront = true }
             }
             if lands { landed += 1 }
-            if agrees { agreeing += 1 }
+            if agrees { agreeing += 1 } else if inFront { free += 1 }
         }
-        return CloudFit(inView: Double(inView) / Double(sampled),
-                        agreement: landed >= minimumCompared ? Double(agreeing) / Double(landed) : nil)
+        let compared = landed >= minimumCompared
+        return CloudFit(inView: Double(inView) / Double(sampled), agreement: compared ? Double(agreeing) / Double(landed) : nil,
+                        inFreeSpace: compared ? Double(free) / Double(landed) : nil)
     }
 }
 

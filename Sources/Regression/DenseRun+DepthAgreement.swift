@@ -104,9 +104,11 @@ extension DenseRun {
             if let mistake = DepthAgreement.diagnose(points: cloud.cloud.positions, cameras: cameras, depth: depth, current: fit) {
                 throw CloudDisagreement(file: name, problem: "its points do not agree with the frames' depth: \(mistake); \(check)")
             }
-            if let agreement = fit.agreement, agreement < leastDepthAgreement {
-                throw CloudDisagreement(file: name, problem: "only \(Int((agreement * 100).rounded())) % of its points that fall on the "
-                                        + "frames' depth agree with it; \(check)")
+            // Points hidden behind the frames' surfaces may be parts of a larger scan; points in
+            // space the frames saw empty cannot be.
+            if let free = fit.inFreeSpace, free > 0.5 {
+                throw CloudDisagreement(file: name, problem: "\(Int((free * 100).rounded())) % of its points that fall on the frames' depth "
+                                        + "lie in front of it, in space the frames saw empty; \(check)")
             }
             if fit.inView < 0.01 {
                 throw CloudDisagreement(file: name, problem: "none of its points is in front of a camera and inside its photo; \(check)")

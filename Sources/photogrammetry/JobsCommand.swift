@@ -37,6 +37,14 @@ struct JobsCommand: ParsableCommand {
             try ledger.recoverAbandonedJobs()
             return ledger
         }
+
+        /// The ledger for reading, with dead runners' jobs requeued first where the ledger can be
+        /// written (a read-only or busy ledger is read as it is).
+        func openForReading() throws -> JobLedger {
+            let ledger = try open()
+            _ = try? ledger.recoverAbandonedJobs()
+            return ledger
+        }
     }
 
     struct List: ParsableCommand {
@@ -52,7 +60,7 @@ struct JobsCommand: ParsableCommand {
 
         func run() throws {
             // A job whose runner was killed shows as queued again, not as running.
-            let jobs = try ledger.openRecovered().jobs(in: state.map { [$0] })
+            let jobs = try ledger.openForReading().jobs(in: state.map { [$0] })
             if json {
                 print(try JobsJSON.text(jobs.map(JobsJSON.summary)))
                 return
@@ -84,7 +92,7 @@ struct JobsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let ledger = try ledger.openRecovered()
+            let ledger = try ledger.openForReading()
             guard let job = try ledger.job(id) else { throw BatchError.unknownJob(id) }
             let events = try ledger.events(jobID: id)
             let layout = BatchLayout(root: self.ledger.folder)

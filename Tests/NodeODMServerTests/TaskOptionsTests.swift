@@ -63,6 +63,7 @@ final class TaskOptionsTests: XCTestCase {
         XCTAssertFalse(parsed.options.pointCloud)
         XCTAssertTrue(parsed.options.bounds)
         XCTAssertEqual(try TaskOptions.parse(#"[{"name":"dsm","value":true}]"#), TaskOptions())
+        XCTAssertTrue(try TaskOptions.parse(#"[{"name":"bounds","value":1},{"name":"bounds","value":true}]"#).bounds, "1 and true are one value")
     }
 
     func testAnOptionRepeatedWithTheSameValueIsAccepted() throws {

@@ -147,10 +147,15 @@ final class TaskStoreTests: XCTestCase {
     func testIncomingFoldersLeftByAKilledServerAreRemovedAfterAnHour() async throws {
         let store = try store()
         let incoming = try store.newIncomingDirectory()
-        try Data([1, 2, 3]).write(to: incoming.appendingPathComponent("0-a.jpg"))
+        let file = incoming.appendingPathComponent("0-a.jpg")
+        try Data([1, 2, 3]).write(to: file)
         let now = Date().timeIntervalSince1970
         await store.removeAbandonedUploads(olderThan: 86_400, now: now + 600)
         XCTAssertTrue(FileManager.default.fileExists(atPath: incoming.path))
+        // A slow upload: its file still grows, its folder was last touched long ago.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 7200)], ofItemAtPath: incoming.path)
+        await store.removeAbandonedUploads(olderThan: 86_400, now: now + 600)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "an upload still being written stays")
         await store.removeAbandonedUploads(olderThan: 86_400, now: now + 3700)
         XCTAssertFalse(FileManager.default.fileExists(atPath: incoming.path))
     }

@@ -11,6 +11,7 @@ final class UploadNameTests: XCTestCase {
         let names = ["写真1.jpg", "画像1.jpg", "photo é.jpg", "photo è.jpg", "a#1.jpg", "a&1.jpg"]
         XCTAssertEqual(Set(try names.map(UploadName.sanitize)).count, names.count)
         XCTAssertEqual(try UploadName.sanitize("cafe\u{301}.jpg"), "caf\u{E9}.jpg")
+        XCTAssertThrowsError(try UploadName.sanitize(String(repeating: "é", count: 119) + ".jpg"), "stored as N-name, within 255 bytes")
         XCTAssertEqual(try UploadName.sanitize("k.TXT"), "K.txt")
     }
 

@@ -197,8 +197,13 @@ final class RGBDKeyframesTests: XCTestCase {
         let scan = Self.capture.objectMesh.sampledPoints(count: 5000, seed: 1)
         XCTAssertEqual(try dense(points: scan).fusedPoints, 5000)
 
+        // A larger scan whose extra points are hidden from every frame (here under the floor) fits.
+        let hidden = scan.map { SIMD3($0.x, $0.y, -0.05 - $0.z) }
+        XCTAssertEqual(try dense(points: scan + hidden).fusedPoints, 10000)
+
         let cases: [([SIMD3<Float>], DepthAgreement.CloudMistake)] = [
             (scan.map { $0 * 1000 }, .scaled(factor: 1000)),
+            (scan.map { $0 / 1000 }, .scaled(factor: 0.001)),
             (scan.map { SIMD3($0.x, $0.z, -$0.y) }, .quarterTurnAboutX),
         ]
         for (points, mistake) in cases {
