@@ -40,11 +40,7 @@ extension DenseRun {
     static func agreeingDepth(_ sidecars: [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)], imagesDirectory: URL,
                               warnings: inout [String]) throws -> [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] {
         guard sidecars.count >= 2 else { return sidecars }
-        let inputs = sidecars.map { item in
-            SurfaceReconstruction.DepthInput(depth: item.sidecar.depth, weights: nil,
-                                             intrinsics: item.image.intrinsics.scaled(toWidth: item.sidecar.depth.width, height: item.sidecar.depth.height),
-                                             worldFromCamera: item.image.cameraFromWorld!.inverse)
-        }
+        let inputs = sidecars.map { depthInput($0.image, $0.sidecar) }
         let result = DepthAgreement.measure(inputs)
         let median = result.median
         let sizes = sidecars.map { (width: $0.image.intrinsics.width, height: $0.image.intrinsics.height) }

@@ -58,4 +58,15 @@ extension DenseRun {
         }
         return sidecars
     }
+
+    /// A photo's depth sidecar as a depth input: depth in scene units (`unitsPerMetre` per metre),
+    /// intrinsics at the map's size; `weighted` takes the sidecar's confidence weights.
+    static func depthInput(_ image: SparseScene.Image, _ sidecar: DepthSidecar, unitsPerMetre: Float = 1, weighted: Bool = false,
+                           mask: GrayImage? = nil) -> SurfaceReconstruction.DepthInput {
+        let depth = unitsPerMetre == 1 ? sidecar.depth
+            : DepthMap(width: sidecar.depth.width, height: sidecar.depth.height, metres: sidecar.depth.metres.map { $0 * unitsPerMetre })
+        return SurfaceReconstruction.DepthInput(depth: depth, weights: weighted ? sidecar.weights : nil,
+                                                intrinsics: image.intrinsics.scaled(toWidth: depth.width, height: depth.height),
+                                                worldFromCamera: image.cameraFromWorld!.inverse, mask: mask)
+    }
 }

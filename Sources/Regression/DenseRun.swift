@@ -110,13 +110,7 @@ public struct DenseRun: Sendable {
             // Clouds in other units or another frame would add a ghost surface: checked against
             // the cameras and the frames' depth before any stereo runs.
             let unitsPerMetre = Float(1 / (metresPerUnit ?? 1))
-            let depth = sidecars.map { item in
-                SurfaceReconstruction.DepthInput(depth: DepthMap(width: item.sidecar.depth.width, height: item.sidecar.depth.height,
-                                                                 metres: item.sidecar.depth.metres.map { $0 * unitsPerMetre }),
-                                                 weights: nil,
-                                                 intrinsics: item.image.intrinsics.scaled(toWidth: item.sidecar.depth.width, height: item.sidecar.depth.height),
-                                                 worldFromCamera: item.image.cameraFromWorld!.inverse)
-            }
+            let depth = sidecars.map { depthInput($0.image, $0.sidecar, unitsPerMetre: unitsPerMetre) }
             clouds = try usableClouds(clouds, scene: scene, depth: depth, warnings: &warnings)
         }
         for w in warnings { log("warning: \(w)") }
@@ -158,12 +152,7 @@ public struct DenseRun: Sendable {
         progress(.dense, 1)
         if let metresPerUnit {
             for (image, _, sidecar) in sidecars {
-                let unitsPerMetre = Float(1 / metresPerUnit)
-                let depth = DepthMap(width: sidecar.depth.width, height: sidecar.depth.height,
-                                     metres: sidecar.depth.metres.map { $0 * unitsPerMetre })
-                let k = image.intrinsics.scaled(toWidth: depth.width, height: depth.height)
-                inputs.append(.init(depth: depth, weights: sidecar.weights, intrinsics: k,
-                                    worldFromCamera: image.cameraFromWorld!.inverse, mask: masks[image.name]))
+                inputs.append(depthInput(image, sidecar, unitsPerMetre: Float(1 / metresPerUnit), weighted: true, mask: masks[image.name]))
             }
             if guide.count < 100, !masks.isEmpty {
                 guide = []  // object bounds from LiDAR samples on the masks
