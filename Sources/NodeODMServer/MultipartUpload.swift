@@ -68,7 +68,7 @@ public final class MultipartUpload {
                 upload.fail(NodeODMError.refused("the multipart body is malformed"))
             }
         }
-        if upload.problem == nil && !tail.containsSequence(upload.closingDelimiter) {
+        if upload.problem == nil && tail.firstRange(of: upload.closingDelimiter) == nil {
             let whole = upload.result.files.count
             upload.fail(NodeODMError.refused("the multipart body ended before its closing boundary (cut off in transfer?): "
                 + "nothing was stored\(whole > 0 ? " (\(whole) file\(whole == 1 ? "" : "s") had arrived whole)" : ""); send it again"))
@@ -206,13 +206,5 @@ public final class MultipartUpload {
             if name == key.lowercased() { return value }
         }
         return nil
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Whether `needle` occurs in these bytes.
-    fileprivate func containsSequence(_ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, count >= needle.count else { return false }
-        return (0...(count - needle.count)).contains { start in self[start..<(start + needle.count)].elementsEqual(needle) }
     }
 }

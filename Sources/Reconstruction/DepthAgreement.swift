@@ -116,10 +116,11 @@ public enum DepthAgreement {
     /// count only when the views as given agree doubtfully (median below `threshold`). The others
     /// must also confirm half as much depth again as the views as given.
     /// - Parameter photoSizes: each view's photo size, for intrinsics given at the depth's size.
+    /// - Parameter neighbours: `neighbourLists(views)`, as `current` was measured with (computed when not given).
     public static func diagnose(_ views: [SurfaceReconstruction.DepthInput], photoSizes: [(width: Int, height: Int)],
-                                current: Result, threshold: Double = 0.5) -> (mistake: Mistake, support: Double)? {
+                                current: Result, neighbours given: [[Int]]? = nil, threshold: Double = 0.5) -> (mistake: Mistake, support: Double)? {
         let doubtful = (current.median ?? 0) < threshold
-        let neighbours = neighbourLists(views)
+        let neighbours = given ?? neighbourLists(views)
         var candidates: [(mistake: Mistake, needsDoubt: Bool, measure: () -> Result)] = []
         let flip = RigidTransform(rotation: Matrix3(rowMajor: [1, 0, 0, 0, -1, 0, 0, 0, -1]), translation: .zero)
         candidates.append((.otherAxes, false, {

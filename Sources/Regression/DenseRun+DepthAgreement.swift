@@ -41,12 +41,13 @@ extension DenseRun {
                               warnings: inout [String]) throws -> [(image: SparseScene.Image, index: Int, sidecar: DepthSidecar)] {
         guard sidecars.count >= 2 else { return sidecars }
         let inputs = sidecars.map { depthInput($0.image, $0.sidecar) }
-        let result = DepthAgreement.measure(inputs)
+        let neighbours = DepthAgreement.neighbourLists(inputs)
+        let result = DepthAgreement.measure(inputs, neighbours: neighbours)
         let median = result.median
         let sizes = sidecars.map { (width: $0.image.intrinsics.width, height: $0.image.intrinsics.height) }
         // A common mistake undone that makes the depth agree clearly better is refused, named;
         // so is depth that barely agrees anywhere.
-        let diagnosis = DepthAgreement.diagnose(inputs, photoSizes: sizes, current: result)
+        let diagnosis = DepthAgreement.diagnose(inputs, photoSizes: sizes, current: result, neighbours: neighbours)
         if diagnosis != nil || (median != nil && median! < leastDepthAgreement) {
             throw DepthDisagreement(folder: imagesDirectory.path, agreement: median, mistake: diagnosis?.mistake,
                                     improvement: result.support < 0.05 ? nil : diagnosis.map { $0.support / result.support })
@@ -69,9 +70,10 @@ extension DenseRun {
     }
 
     /// Point clouds as they can be fused: points that are not finite numbers left out, an empty
-    /// cloud named and not used. A cloud whose points mostly lie outside every photo's view, or
-    /// disagree with the frames' depth, is refused naming its file: other units (millimetres),
-    /// or another frame (Y up against Z up), would otherwise put a ghost surface in the model.
+    /// cloud named and not used. A cloud that another tool's units (millimetres) or axes (Y up
+    /// against Z up), undone, make agree with the frames' depth, one whose points mostly lie in
+    /// space the frames saw empty, or one outside every photo's view is refused naming its file:
+    /// it would otherwise put a ghost surface in the model.
     /// - Parameter depth: the frames' depth (intrinsics at the maps' size), in the poses' units.
     static func usableClouds(_ clouds: [SurfaceReconstruction.PointInput], scene: SparseScene,
                              depth: [SurfaceReconstruction.DepthInput], warnings: inout [String]) throws -> [SurfaceReconstruction.PointInput] {

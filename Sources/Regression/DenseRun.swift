@@ -100,7 +100,7 @@ public struct DenseRun: Sendable {
             let unitsPerMetre = Float(1 / pointsMetresPerUnit)
             clouds = points.map { input in
                 var scaled = input
-                scaled.cloud.positions = input.cloud.positions.map { $0 * unitsPerMetre }
+                scaled.cloud = input.cloud.scaled(by: unitsPerMetre)
                 scaled.footprintRadius = input.footprintRadius.map { $0 * unitsPerMetre }
                 scaled.viewpoints = input.viewpoints.map { $0 * unitsPerMetre }
                 return scaled
