@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libdnnl-dev (oneDNN: the
@@ -24,6 +24,7 @@ let package = Package(
     products: [
         .library(name: "ReconstructionCore", targets: ["ReconstructionCore"]),
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
+        .library(name: "PhotogrammetryKit", targets: ["PhotogrammetryKit"]),
         .library(name: "CaptureIO", targets: ["CaptureIO"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
         .library(name: "Rendering", targets: ["Rendering"]),
@@ -74,10 +75,14 @@ let package = Package(
         // Guided-capture driver: replays a recorded frame stream through the pure CaptureSession,
         // measuring frames and performing its effects (writing the curated capture folder).
         .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport", "CaptureIO"]),
+        // Capture folders: photos and their sidecars (masks, depth, gravity, RGB-D keyframes, known
+        // poses) as samples, the session over a folder, and the dense, surface, model and export
+        // stages that write USDZ / GLB / OBJ. What a library user imports to run the whole pipeline.
+        .target(name: "PhotogrammetryKit", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Rendering", "Texturing", "Meshing"]),
         // Regression harness: reference datasets, thresholds, runs and reports.
-        .target(name: "Regression", dependencies: ["ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "Rendering", "SyntheticCapture", "Texturing", "Meshing", "CaptureReplay"]),
+        .target(name: "Regression", dependencies: ["PhotogrammetryKit", "ReconstructionCore", "Reconstruction", "CaptureIO", "ModelExport", "Reporting", "SyntheticCapture", "Texturing", "CaptureReplay"]),
         // Batch runner: job specs, the durable job ledger (SQLite through GRDB), workers, recovery.
-        .target(name: "BatchRunner", dependencies: ["Reconstruction", "Regression", "ModelExport", "ReconstructionCore", "CaptureIO",
+        .target(name: "BatchRunner", dependencies: ["Reconstruction", "PhotogrammetryKit", "ModelExport", "ReconstructionCore", "CaptureIO",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // NodeODM-compatible HTTP API over the batch runner (`photogrammetry serve`): task folders,
         // uploads, options, assets; Hummingbird for HTTP, MultipartKit for streaming uploads.
@@ -90,7 +95,8 @@ let package = Package(
         .executableTarget(
             name: "photogrammetry",
             dependencies: [
-                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "Regression", "SyntheticCapture", "CaptureReplay", "BatchRunner", "NodeODMServer",
+                "Reconstruction", "ReconstructionCore", "CaptureIO", "ModelExport", "PhotogrammetryKit", "Regression", "SyntheticCapture", "CaptureReplay",
+                "BatchRunner", "NodeODMServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,9 +110,9 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "ReconstructionCore"]),
         .testTarget(name: "SyntheticCaptureTests", dependencies: ["SyntheticCapture", "Rendering", "ReconstructionCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReconstructionCore"]),
-        .testTarget(name: "RegressionTests", dependencies: ["Regression", "Reconstruction", "ReconstructionCore", "ModelExport",
+        .testTarget(name: "RegressionTests", dependencies: ["PhotogrammetryKit", "Regression", "Reconstruction", "ReconstructionCore", "ModelExport",
                                                            "SyntheticCapture", "CaptureIO", "TestSupport"]),
-        .testTarget(name: "CaptureReplayTests", dependencies: ["CaptureReplay", "Regression", "Reconstruction", "ReconstructionCore",
+        .testTarget(name: "CaptureReplayTests", dependencies: ["CaptureReplay", "PhotogrammetryKit", "Regression", "Reconstruction", "ReconstructionCore",
                                                                "SyntheticCapture", "CaptureIO"]),
         .testTarget(name: "BatchRunnerTests", dependencies: ["BatchRunner", "Reconstruction", "ReconstructionCore", "ModelExport",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),

@@ -1,8 +1,8 @@
 import CaptureIO
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 
 /// The size of a job's input, read from photo headers when it is enqueued.
 public struct JobFacts: Sendable, Equatable {

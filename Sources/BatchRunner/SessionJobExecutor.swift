@@ -1,9 +1,9 @@
 import CaptureIO
 import Foundation
 import ModelExport
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 
 /// The local backend: each job is a `PhotogrammetrySession` over its capture folder (with the
 /// folder's dense, surface, model and export stages), run in this process with the job's

@@ -1,6 +1,7 @@
 import CaptureIO
 import Foundation
 import ModelExport
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 import SyntheticCapture

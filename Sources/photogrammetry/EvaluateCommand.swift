@@ -2,6 +2,7 @@ import ArgumentParser
 import CaptureIO
 import Foundation
 import ModelExport
+import PhotogrammetryKit
 import ReconstructionCore
 import Regression
 

@@ -1,8 +1,8 @@
 import Foundation
 import ModelExport
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 
 extension ReconstructCommand {
     /// Writes what the dense stage gives: the mesh (the `-o` of a `.ply` run, or `--mesh` of a model

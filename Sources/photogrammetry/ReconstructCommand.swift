@@ -2,9 +2,9 @@ import ArgumentParser
 import CaptureIO
 import Foundation
 import ModelExport
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 
 struct ReconstructCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

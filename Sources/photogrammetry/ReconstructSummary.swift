@@ -1,7 +1,7 @@
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 
 /// What `reconstruct` made, printed at the end: text lines, or with `--json` one `complete` event.
 struct ReconstructSummary {

@@ -1,6 +1,7 @@
 import CaptureIO
 import CaptureReplay
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 import Regression

@@ -1,8 +1,8 @@
 import CaptureIO
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 import TestSupport
 import XCTest
 

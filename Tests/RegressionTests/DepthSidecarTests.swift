@@ -1,7 +1,7 @@
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 import XCTest
 
 /// Depth sidecars: each accepted format, and each bad input rejected with a message naming the file.

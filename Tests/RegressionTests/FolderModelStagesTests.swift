@@ -1,8 +1,8 @@
 import CaptureIO
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 import XCTest
 
 /// The session's stereo size follows the largest requested detail level unless it is set.

@@ -1,5 +1,6 @@
 import Foundation
 import ModelExport
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 import Regression

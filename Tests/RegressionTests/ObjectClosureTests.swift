@@ -1,5 +1,6 @@
 import CaptureIO
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 import Regression

@@ -1,7 +1,7 @@
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
-import Regression
 import SyntheticCapture
 import XCTest
 

@@ -48,7 +48,7 @@ public struct RGBDKeyframes: Sendable {
     public static func load(_ folder: URL) throws -> RGBDKeyframes {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
-            throw RegressionError.dataset(folder.path, "cannot list the keyframe folder: \(error.localizedDescription)")
+            throw CaptureFolderError(path: folder.path, problem: "cannot list the keyframe folder: \(error.localizedDescription)")
         }
         var files: [String: [Int: String]] = ["color_": [:], "depth_": [:], "metadata_": [:]]
         var problems: [DepthSidecarError] = []
