@@ -66,7 +66,9 @@ public struct SessionJobExecutor: JobExecutor {
                 case .stageComplete(let stage) where stage.restoredItems > 0:
                     report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
                 case .invalidSample(let id, let reason):
-                    report(.note("skipped \(names[id] ?? "sample \(id)"): \(reason)"))
+                    report(.note("skipped \(reason)"))  // the reason starts with the photo's name
+                case .inputWarning(let warning):
+                    report(.note(warning))
                 case .skippedSample(let id):
                     unregistered += 1
                     report(.note("not registered: \(names[id] ?? "sample \(id)") (no pose; the outputs hold the registered photos only)"))

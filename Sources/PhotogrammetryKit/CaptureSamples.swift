@@ -179,10 +179,19 @@ public struct CaptureSamples: Sendable {
 extension PhotogrammetrySession {
     /// A session over the photos of a capture folder (see `CaptureSamples`): sample ids are the
     /// photos' indices in file-name order. Model requests run the folder's dense, surface, model
-    /// and export stages (`FolderModelStages`).
+    /// and export stages (`FolderModelStages`). The reader's warnings and notes are the first
+    /// messages of `outputs` (`inputWarning`). A `K.txt` in the folder is not read: pass it as
+    /// `intrinsics` (`PinholeIntrinsics.load(kFile:)`).
+    /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed,
+    ///   `CaptureFolderError` for one without photos.
     public convenience init(input imagesDirectory: URL, configuration: Configuration = Configuration(),
                             intrinsics: PinholeIntrinsics? = nil, modelStages: FolderModelStages = FolderModelStages()) throws {
-        try self.init(input: CaptureSamples.load(imagesDirectory: imagesDirectory, given: intrinsics),
-                      configuration: configuration, modelStages: modelStages)
+        let folder = try CaptureSamples.read(imagesDirectory: imagesDirectory, given: intrinsics)
+        guard !folder.samples.isEmpty else {
+            throw CaptureFolderError(path: imagesDirectory.path,
+                                     problem: "has no photos (JPEG, PNG, TIFF, WebP, BMP or HEIC/HEIF directly inside it)")
+        }
+        try self.init(input: folder.samples, configuration: configuration, modelStages: modelStages,
+                      inputWarnings: folder.warnings + folder.notes)
     }
 }

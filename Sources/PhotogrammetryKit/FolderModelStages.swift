@@ -57,8 +57,9 @@ public struct FolderModelStages: ModelStages {
         return largest > 0 ? largest : nil
     }
 
-    public func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification) throws {
+    public func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification, samples: [PhotogrammetrySample]) throws {
         _ = try ModelExporter.validateOutputPath(url)
+        _ = try Self.imagesDirectory(of: samples)
     }
 
     public func run(scene: SparseScene, samples: [PhotogrammetrySample], requests: [ModelRequest],

@@ -54,7 +54,11 @@ public struct RGBDKeyframes: Sendable {
         var problems: [DepthSidecarError] = []
         for name in names {
             for (prefix, extensions) in [("color_", photoExtensions), ("depth_", depthExtensions), ("metadata_", ["json"])] {
-                guard let n = frameNumber(name, prefix: prefix, extensions: extensions) else { continue }
+                guard let digits = frameDigits(name, prefix: prefix, extensions: extensions) else { continue }
+                guard let n = Int(digits) else {
+                    problems.append(.init(file: folder.appendingPathComponent(name), "has a frame number too large to read; it is skipped"))
+                    continue
+                }
                 if let first = files[prefix]![n] {
                     problems.append(.init(file: folder.appendingPathComponent(name), "is a second \(prefix.dropLast()) file for frame \(n); \(first) is used"))
                 } else {
@@ -114,11 +118,16 @@ public struct RGBDKeyframes: Sendable {
 
     /// N of `PREFIXN.ext` (ext case-insensitive, one of `extensions`), else nil.
     static func frameNumber(_ name: String, prefix: String, extensions: [String]) -> Int? {
+        frameDigits(name, prefix: prefix, extensions: extensions).flatMap { Int($0) }
+    }
+
+    /// The digits N of `PREFIXN.ext` (ext case-insensitive, one of `extensions`), else nil.
+    static func frameDigits(_ name: String, prefix: String, extensions: [String]) -> Substring? {
         let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension.lowercased()
         guard extensions.contains(ext), stem.hasPrefix(prefix) else { return nil }
         let digits = stem.dropFirst(prefix.count)
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
-        return Int(digits)
+        return digits
     }
 
     /// The frames as a posed scene without points (photo names relative to `folder`).

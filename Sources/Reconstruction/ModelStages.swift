@@ -6,8 +6,9 @@ import ReconstructionCore
 /// implements it (`Regression`'s folder sessions install one), so the pipeline never imports a
 /// file format.
 public protocol ModelStages: Sendable {
-    /// Whether a model can be written at `url` with `detail`: checked by `process` before any work.
-    func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification) throws
+    /// Whether a model can be written at `url` with `detail` from `samples`: checked by `process`
+    /// before any work.
+    func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification, samples: [PhotogrammetrySample]) throws
 
     /// Runs the dense and surface stages once for the scene, then the model and export stages for
     /// each request, each inside `context.stage(_:_:)` so progress, ETA and cancellation work.

@@ -12,6 +12,10 @@ extension PhotogrammetrySession {
         /// A sample that cannot be used (not decodable, unreadable, or rejected by its reader:
         /// `PhotogrammetrySample.rejection`) and why.
         case invalidSample(id: Int, reason: String)
+        /// Something the input's reader noticed that makes results doubtful without rejecting a
+        /// sample (a given K that does not fit the photos, EXIF orientation not applied, embedded
+        /// depth left out), naming its files. Delivered first, once per session (our addition).
+        case inputWarning(String)
         /// A usable sample that the reconstruction could not include (it did not register).
         case skippedSample(id: Int)
         /// Some photos were larger than the configured maximum and were downsampled.

@@ -23,16 +23,20 @@ public final class PhotogrammetrySession: Sendable {
 
     /// The dense, surface, model and export stages; nil: model requests fail with `stageNotBuilt`.
     public let modelStages: (any ModelStages)?
+    /// What the input's reader noticed without rejecting a sample; the first messages of `outputs`.
+    public let inputWarnings: [String]
     private let continuation: AsyncStream<Output>.Continuation
     private let state = SessionState()
 
     /// Object Capture's capability check: this implementation needs only a CPU.
     public static let isSupported = true
 
-    /// A session over `input` samples (ids and names unique).
+    /// A session over `input` samples (ids and names unique). `inputWarnings` (what the samples'
+    /// reader noticed) are the first messages of `outputs`, as `inputWarning`.
     /// - Throws: `Error.noSamples`, `Error.duplicateSampleID`, `Error.duplicateSampleName`, or
     ///   `Error.checkpointUnusable` when the checkpoint directory cannot be created.
-    public init<S: Sequence>(input: S, configuration: Configuration = Configuration(), modelStages: (any ModelStages)? = nil) throws
+    public init<S: Sequence>(input: S, configuration: Configuration = Configuration(), modelStages: (any ModelStages)? = nil,
+                             inputWarnings: [String] = []) throws
         where S.Element == PhotogrammetrySample
     {
         let samples = Array(input)
@@ -46,7 +50,9 @@ public final class PhotogrammetrySession: Sendable {
         self.samples = samples
         self.configuration = configuration
         self.modelStages = modelStages
+        self.inputWarnings = inputWarnings
         (outputs, continuation) = AsyncStream.makeStream(of: Output.self, bufferingPolicy: .unbounded)
+        for warning in inputWarnings { continuation.yield(.inputWarning(warning)) }
     }
 
     deinit {
@@ -63,7 +69,8 @@ public final class PhotogrammetrySession: Sendable {
     /// Starts processing `requests` in the background; results and progress arrive on `outputs`.
     /// Duplicate requests are processed once.
     /// - Throws: `Error.noRequests`, `Error.alreadyProcessing`, `Error.invalidRequest` (a model
-    ///   URL that is neither a `.usdz` file nor a directory).
+    ///   URL that is not `.usdz`, `.glb`, `.obj` or a directory; a `.custom` detail whose
+    ///   `customDetailSpecification` is out of range; whatever the model stages refuse up front).
     public func process(requests: [Request]) throws {
         var unique: [Request] = []
         for request in requests where !unique.contains(request) { unique.append(request) }
@@ -71,7 +78,11 @@ public final class PhotogrammetrySession: Sendable {
         for request in unique {
             try Self.validate(request)
             if case .modelFile(let url, let detail, _) = request, let modelStages {
-                do { try modelStages.validate(url: url, detail: detail, custom: configuration.customDetailSpecification) } catch {
+                do {
+                    if detail == .custom { try configuration.customDetailSpecification.validate() }
+                    try modelStages.validate(url: url, detail: detail, custom: configuration.customDetailSpecification,
+                                             samples: samples)
+                } catch {
                     throw Error.invalidRequest(request, "\(error)")
                 }
             }

@@ -150,7 +150,7 @@ final class SessionRun: @unchecked Sendable {
                                                 restoredItems: known.count,
                                                 totalItems: sources.count, savedSeconds: restoredSeconds / parallel)))
         for (i, result) in features.value.images.enumerated() {
-            if case .failure(let bad) = result { emit(.invalidSample(id: samples[i].id, reason: bad.reason)) }
+            if case .failure(let bad) = result { emit(.invalidSample(id: samples[i].id, reason: "\(samples[i].name): \(bad.reason)")) }
         }
         if options.features.maxImageDimension > 0, features.value.images.contains(where: {
             guard case .success(let f) = $0 else { return false }
@@ -326,7 +326,9 @@ final class SessionRun: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let remaining = eta.update(stage, fraction: fraction, at: Self.now)
-        reportedFraction = max(reportedFraction, eta.overallFraction)
+        // The stages' shares sum to 1 only up to rounding (0.9999999999999999 showed as 99 %).
+        let overall = eta.overallFraction
+        reportedFraction = max(reportedFraction, overall > 1 - 1e-9 ? 1 : overall)
         let info = Session.ProgressInfo(processingStage: stage, stageFraction: min(1, max(0, fraction)),
                                         estimatedRemainingTime: remaining)
         for request in runnable {

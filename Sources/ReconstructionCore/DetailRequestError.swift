@@ -74,14 +74,19 @@ extension CustomDetailSpecification {
     /// A specification from user-facing values, each checked with a clear error.
     public init(maximumPolygonCount: Int, textureSize: Int, jpegQuality: Double?, maps: TextureMaps) throws {
         self.init()
-        guard maximumPolygonCount >= Self.minimumPolygonCount else { throw DetailRequestError.polygonCountTooSmall(maximumPolygonCount) }
         self.maximumPolygonCount = maximumPolygonCount
         self.maximumTextureDimension = try TextureDimension.validated(textureSize)
-        if let jpegQuality {
-            guard (0...1).contains(jpegQuality) else { throw DetailRequestError.jpegQualityOutOfRange(jpegQuality) }
-            textureFormat = .jpeg(compressionQuality: jpegQuality)
-        }
-        guard !maps.isEmpty else { throw DetailRequestError.noTextureMaps }
+        if let jpegQuality { textureFormat = .jpeg(compressionQuality: jpegQuality) }
         outputTextureMaps = maps
+        try validate()
+    }
+
+    /// Throws the first value a model cannot be built with: a polygon cap below
+    /// `minimumPolygonCount`, a JPEG quality outside 0…1, no texture maps. The session checks it
+    /// before a `.custom` request starts, whichever way the fields were set.
+    public func validate() throws(DetailRequestError) {
+        guard maximumPolygonCount >= Self.minimumPolygonCount else { throw .polygonCountTooSmall(maximumPolygonCount) }
+        if case .jpeg(let quality) = textureFormat, !(0...1).contains(quality) { throw .jpegQualityOutOfRange(quality) }
+        guard !outputTextureMaps.isEmpty else { throw .noTextureMaps }
     }
 }

@@ -100,7 +100,6 @@ struct PosesCommand: AsyncParsableCommand {
         interrupt.resume()
         defer { interrupt.cancel() }
 
-        reporter.sampleNames = Dictionary(uniqueKeysWithValues: samples.map { ($0.id, $0.name) })
         for note in folder.notes { reporter.note(note) }
         for warning in folder.warnings { reporter.warning(warning) }
         let started = Date()

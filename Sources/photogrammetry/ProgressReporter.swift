@@ -6,8 +6,6 @@ import Reconstruction
 /// JSON lines with `--json`, and occasional plain lines otherwise (logs, CI).
 final class ProgressReporter {
     private let json: Bool
-    /// Names of the session's samples by id, for messages about one of them.
-    var sampleNames: [Int: String]
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private var barShown = false
     private var lastStage: ProcessingStage?
@@ -24,9 +22,8 @@ final class ProgressReporter {
     /// Whether messages go out as JSON lines.
     var isJSON: Bool { json }
 
-    init(json: Bool, sampleNames: [Int: String] = [:]) {
+    init(json: Bool) {
         self.json = json
-        self.sampleNames = sampleNames
     }
 
     func handle(_ output: PhotogrammetrySession.Output) {
@@ -36,7 +33,7 @@ final class ProgressReporter {
         case .requestProgressInfo(_, let info):
             progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
         case .invalidSample(let id, let reason):
-            warning("skipped \(sampleNames[id] ?? "sample \(id)"): \(reason)")
+            warning("skipped \(reason)")  // the reason starts with the photo's name
         case .automaticDownsampling:
             note("some photos are larger than --max-image-size and were downsampled for features")
         case .stageComplete(let report):

@@ -101,6 +101,8 @@ final class PhotogrammetrySessionTests: XCTestCase {
         }.count
         XCTAssertGreaterThan(Double(inside), 0.9 * Double(poses.scene.points.count), "the box holds the bulk of the points")
         XCTAssertFalse(kinds.contains("skippedSample") || kinds.contains("stitchingIncomplete") || kinds.contains("invalidSample"))
+        let fractions = outputs.compactMap { if case .requestProgress(_, let f) = $0.output { return f } else { return nil } }
+        XCTAssertEqual(fractions.last, 1, "a finished run reports exactly 1 (the stages' shares add up to 1 only up to rounding)")
     }
 
     func testAModelAloneFailsAtOnceWithoutDoingAnyWork() async throws {
@@ -130,7 +132,7 @@ final class PhotogrammetrySessionTests: XCTestCase {
         let kinds = outputs.map(\.kind)
         let invalid = outputs.compactMap { if case .invalidSample(let id, let reason) = $0.output { return (id, reason) } else { return nil } }
         XCTAssertEqual(invalid.map(\.0), [7, 8])
-        XCTAssertTrue(invalid[1].1.contains("cannot read file"), invalid[1].1)
+        XCTAssertTrue(invalid[1].1.hasPrefix("missing.png: ") && invalid[1].1.contains("cannot read file"), invalid[1].1)
         XCTAssertLessThan(kinds.lastIndex(of: "invalidSample")!, kinds.firstIndex(of: "inputComplete")!)
         let poses = try XCTUnwrap(outputs.compactMap { if case .requestComplete(_, .poses(let p)) = $0.output { return p } else { return nil } }.first)
         XCTAssertEqual(poses.posesBySample.count, 10)
@@ -205,6 +207,7 @@ enum SessionRecording {
             case .requestProgress: return "requestProgress"
             case .requestProgressInfo: return "requestProgressInfo"
             case .invalidSample: return "invalidSample"
+            case .inputWarning: return "inputWarning"
             case .skippedSample: return "skippedSample"
             case .automaticDownsampling: return "automaticDownsampling"
             case .stageComplete: return "stageComplete"

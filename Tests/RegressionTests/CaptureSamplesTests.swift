@@ -88,6 +88,53 @@ final class CaptureSamplesTests: XCTestCase {
                        fitting.warnings)
     }
 
+    func testTheFolderSessionDeliversTheReadersWarningsFirstAndNamesAFolderWithoutPhotos() async throws {
+        let landscape = try ImageCodec.encode(Self.noise(width: 96, height: 64, seed: 1))
+        try write(landscape, "a.png")
+        try write(landscape, "b.png")
+        let session = try PhotogrammetrySession(input: folder, intrinsics: PinholeIntrinsics(fx: 160, fy: 160, cx: 95, cy: 63))
+        XCTAssertEqual(session.inputWarnings.count, 1, "\(session.inputWarnings)")
+        var iterator = session.outputs.makeAsyncIterator()
+        guard case .inputWarning(let warning) = await iterator.next() else { return XCTFail("the first message is not the warning") }
+        XCTAssertTrue(warning.contains("multiply fx, fy, cx and cy by 0.5"), warning)
+
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try PhotogrammetrySession(input: empty)) { error in
+            XCTAssertEqual("\(error)", "\(empty.path): has no photos (JPEG, PNG, TIFF, WebP, BMP or HEIC/HEIF directly inside it)")
+        }
+    }
+
+    func testModelRequestsTheFolderStagesCannotHonourAreRefusedByProcess() throws {
+        let photo = try ImageCodec.encode(Self.noise(seed: 4))
+        try write(photo, "a.png")
+        try write(photo, "b.png")
+        let model = folder.appendingPathComponent("model.glb")
+
+        // A custom detail set field by field is checked as the checking initialiser checks it.
+        for (change, expected) in [({ (c: inout CustomDetailSpecification) in c.maximumPolygonCount = 10 }, "below 100"),
+                                   ({ $0.textureFormat = .jpeg(compressionQuality: 5) }, "JPEG quality 5.0 must be between 0 and 1"),
+                                   ({ $0.outputTextureMaps = [] }, "at least one texture map")] {
+            var configuration = PhotogrammetrySession.Configuration()
+            change(&configuration.customDetailSpecification)
+            let session = try PhotogrammetrySession(input: folder, configuration: configuration)
+            XCTAssertThrowsError(try session.process(requests: [.poses, .modelFile(url: model, detail: .custom)])) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+            }
+            XCTAssertFalse(session.isProcessing)
+            XCTAssertNoThrow(try session.process(requests: [.modelFile(url: model, detail: .preview)]), "other levels ignore it")
+            session.cancel()
+        }
+
+        // Samples given as pixels have no folder for the dense stage: refused before any work.
+        let pixels = try [0, 1].map { PhotogrammetrySample(id: $0, image: .pixels(try ImageCodec.decodeRGB(photo)), name: "p\($0)") }
+        let session = try PhotogrammetrySession(input: pixels, modelStages: FolderModelStages())
+        XCTAssertThrowsError(try session.process(requests: [.modelFile(url: model, detail: .preview)])) { error in
+            XCTAssertTrue("\(error)".contains("need every sample to be a photo file in one folder"), "\(error)")
+        }
+        XCTAssertFalse(session.isProcessing)
+    }
+
     func testPhotosTaggedToBeShownTurnedAreNamedInAWarning() throws {
         let jpeg = try ImageCodec.encode(Self.noise(seed: 3), as: .jpeg(quality: 90))
         try write(ExifFixture.withOrientation(6, jpeg), "turned.jpg")
@@ -213,7 +260,7 @@ final class CaptureSamplesTests: XCTestCase {
 
         let reasons = try await invalidSamples(samples)
         XCTAssertEqual(Set(reasons.keys), ["a.png", "b.png", "c.png", "d.png"])
-        XCTAssertEqual(reasons["b.png"], samples[1].rejection)
+        XCTAssertEqual(reasons["b.png"], "b.png: " + (samples[1].rejection ?? "nil"))
     }
 
     func testHEICPhotosLoadWithTheirMetricEmbeddedDepthAndNotesForTheRest() throws {

@@ -87,6 +87,8 @@ final class RGBDKeyframesTests: XCTestCase {
             {"intrinsics": [[500, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [[2,0,0,0], [0,1,0,0], [0,0,1,0], [0,0,0,1]]}
             """.utf8).write(to: folder.appendingPathComponent("metadata_6.json"))  // not a rotation
         try FileManager.default.removeItem(at: folder.appendingPathComponent("metadata_7.json"))  // no metadata
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("color_0.png"),
+                                         to: folder.appendingPathComponent("color_99999999999999999999.png"))  // beyond Int
 
         let keyframes = try RGBDKeyframes.load(folder)
         XCTAssertEqual(keyframes.frames.map(\.number), [0])
@@ -102,7 +104,8 @@ final class RGBDKeyframesTests: XCTestCase {
         expect("depth_5.tif", "has a negative value (-1.0)")
         expect("metadata_6.json", "is not a rigid transform")
         expect("color_7.png", "has no metadata_7.json")
-        XCTAssertEqual(keyframes.problems.count, 7)
+        expect("color_99999999999999999999.png", "has a frame number too large to read")
+        XCTAssertEqual(keyframes.problems.count, 8)
         XCTAssertTrue(text.allSatisfy { $0.contains("is skipped") })
     }
 
