@@ -39,8 +39,10 @@ outputs: for await output in session.outputs {
     case .requestProgressInfo(_, let info) where info.processingStage != lastStage:
         lastStage = info.processingStage
         print("stage \(info.processingStage)")
-    case .invalidSample(let id, let reason):
-        print("sample \(id) skipped: \(reason)")
+    case .inputWarning(let warning):
+        print("warning: \(warning)")
+    case .invalidSample(_, let reason):
+        print("skipped \(reason)")
     case .requestComplete(_, .poses(let poses)):
         print("poses: \(poses.posesBySample.count) cameras registered, \(poses.unregisteredReasonsBySample.count) not")
     case .requestComplete(_, .bounds(let box)):
