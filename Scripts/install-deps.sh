@@ -43,7 +43,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if ! command -v swift >/dev/null 2>&1; then
-  echo "error: the Swift toolchain (6.0 or newer) is not on PATH; install it from swift.org first" >&2
+  echo "error: the Swift toolchain (6.2 or newer) is not on PATH; install it from swift.org first" >&2
   exit 1
 fi
 

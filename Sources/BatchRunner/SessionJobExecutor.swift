@@ -65,7 +65,7 @@ public struct SessionJobExecutor: JobExecutor {
                     report(.progress(tracker.update(request, info: info)))
                 case .stageComplete(let stage) where stage.restoredItems > 0:
                     report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
-                case .invalidSample(let id, let reason):
+                case .invalidSample(_, let reason):
                     report(.note("skipped \(reason)"))  // the reason starts with the photo's name
                 case .inputWarning(let warning):
                     report(.note(warning))

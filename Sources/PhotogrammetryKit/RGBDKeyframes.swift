@@ -39,8 +39,8 @@ public struct RGBDKeyframes: Sendable {
     /// Whether `folder` holds keyframes: at least one `color_N.*` and one `metadata_N.json`.
     public static func isKeyframeFolder(_ folder: URL) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.contains { frameNumber($0, prefix: "color_", extensions: photoExtensions) != nil }
-            && names.contains { frameNumber($0, prefix: "metadata_", extensions: ["json"]) != nil }
+        return names.contains { frameDigits($0, prefix: "color_", extensions: photoExtensions) != nil }
+            && names.contains { frameDigits($0, prefix: "metadata_", extensions: ["json"]) != nil }
     }
 
     /// Reads every frame of `folder`; bad frames go to `problems`.

@@ -3,7 +3,7 @@ import ReconstructionCore
 
 /// The stages after mapping (dense geometry, surface, model, export) as a session sees them. The
 /// pipeline defines this interface; the layer that reads depth sidecars and writes model files
-/// implements it (`Regression`'s folder sessions install one), so the pipeline never imports a
+/// implements it (`PhotogrammetryKit`'s folder sessions install `FolderModelStages`), so the pipeline never imports a
 /// file format.
 public protocol ModelStages: Sendable {
     /// Whether a model can be written at `url` with `detail` from `samples`: checked by `process`

@@ -36,7 +36,7 @@ public struct PhotogrammetrySample: Sendable {
     public var worldFromCamera: RigidTransform?
     /// Why the reader that made this sample rejected it (e.g. its matte does not fit the photo),
     /// naming the file; nil for a usable sample. The session reports a rejected sample as
-    /// `invalidSample(id, rejection)` and does not use it.
+    /// `invalidSample(id, "<name>: <rejection>")` and does not use it.
     public var rejection: String?
 
     public init(id: Int, image: Image, name: String? = nil, intrinsics: IntrinsicsPrior = .unknown,

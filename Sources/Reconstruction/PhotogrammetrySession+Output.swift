@@ -10,7 +10,8 @@ extension PhotogrammetrySession {
         /// The stage a request is in and the estimated time left.
         case requestProgressInfo(Request, ProgressInfo)
         /// A sample that cannot be used (not decodable, unreadable, or rejected by its reader:
-        /// `PhotogrammetrySample.rejection`) and why.
+        /// `PhotogrammetrySample.rejection`) and why; the reason starts with the sample's name
+        /// (`0004.jpg: truncated JPEG: …`).
         case invalidSample(id: Int, reason: String)
         /// Something the input's reader noticed that makes results doubtful without rejecting a
         /// sample (a given K that does not fit the photos, EXIF orientation not applied, embedded

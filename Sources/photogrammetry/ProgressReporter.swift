@@ -32,8 +32,10 @@ final class ProgressReporter {
         switch output {
         case .requestProgressInfo(_, let info):
             progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
-        case .invalidSample(let id, let reason):
+        case .invalidSample(_, let reason):
             warning("skipped \(reason)")  // the reason starts with the photo's name
+        case .inputWarning(let text):
+            warning(text)
         case .automaticDownsampling:
             note("some photos are larger than --max-image-size and were downsampled for features")
         case .stageComplete(let report):
