@@ -182,15 +182,14 @@ extension PhotogrammetrySession {
     /// and export stages (`FolderModelStages`). The reader's warnings and notes are the first
     /// messages of `outputs` (`inputWarning`). A `K.txt` in the folder is not read: pass it as
     /// `intrinsics` (`PinholeIntrinsics.load(kFile:)`).
-    /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed,
-    ///   `CaptureFolderError` for one without photos, and the session's `Error`s (e.g.
-    ///   `checkpointUnusable`).
+    /// - Throws: `CaptureIOError` for a folder that does not exist, cannot be listed or has no
+    ///   photos, and the session's `Error`s (e.g. `checkpointUnusable`).
     public convenience init(input imagesDirectory: URL, configuration: Configuration = Configuration(),
                             intrinsics: PinholeIntrinsics? = nil, modelStages: FolderModelStages = FolderModelStages()) throws {
         let folder = try CaptureSamples.read(imagesDirectory: imagesDirectory, given: intrinsics)
         guard !folder.samples.isEmpty else {
             // A warning may say why (photo names that are not UTF-8 cannot be opened).
-            throw CaptureFolderError(path: imagesDirectory.path,
+            throw CaptureIOError(path: imagesDirectory.path,
                                      problem: (["has no photos (JPEG, PNG, TIFF, WebP, BMP or HEIC/HEIF directly inside it)"]
                                                + folder.warnings).joined(separator: "; "))
         }

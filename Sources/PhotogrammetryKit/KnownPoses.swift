@@ -12,11 +12,11 @@ public enum KnownPoses {
     public static func scene(posesFile: URL, imagesDirectory: URL, intrinsics: PinholeIntrinsics) throws -> SparseScene {
         let poses = Dictionary(try PosesJSONReader.load(posesFile).map { ($0.name, $0.worldFromCamera) }, uniquingKeysWith: { a, _ in a })
         let photos = try ImageFolder.listImages(in: imagesDirectory)
-        guard let first = photos.first else { throw CaptureFolderError(path: imagesDirectory.path, problem: "has no photos") }
+        guard let first = photos.first else { throw CaptureIOError(path: imagesDirectory.path, problem: "has no photos") }
         let named = photos.filter { poses[$0.lastPathComponent] != nil }.count
         guard named > 0 else {
             let examples = poses.keys.sorted().prefix(3).joined(separator: ", ")
-            throw CaptureFolderError(path: posesFile.path, problem: "names none of the \(photos.count) photos in \(imagesDirectory.path) "
+            throw CaptureIOError(path: posesFile.path, problem: "names none of the \(photos.count) photos in \(imagesDirectory.path) "
                                           + "(poses are matched to photos by file name; it has \(poses.count): \(examples)\(poses.count > 3 ? ", …" : ""))")
         }
         let size = try ImageCodec.decodeGray(try Data(contentsOf: first))

@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import Reconstruction
 import ReconstructionCore
@@ -48,7 +49,7 @@ public struct RGBDKeyframes: Sendable {
     public static func load(_ folder: URL) throws -> RGBDKeyframes {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
-            throw CaptureFolderError(path: folder.path, problem: "cannot list the keyframe folder: \(error.localizedDescription)")
+            throw CaptureIOError(path: folder.path, problem: "cannot list the keyframe folder: \(error.localizedDescription)")
         }
         var files: [String: [Int: String]] = ["color_": [:], "depth_": [:], "metadata_": [:]]
         var problems: [DepthSidecarError] = []
@@ -114,11 +115,6 @@ public struct RGBDKeyframes: Sendable {
         let intrinsics = CameraIntrinsics(width: size.width, height: size.height, fx: camera.fx, fy: camera.fy, cx: camera.cx, cy: camera.cy)
         return Frame(number: n, photoName: photo, intrinsics: intrinsics, worldFromCamera: camera.worldFromCamera,
                      depth: DepthSidecar(depth: depthMap, confidence: nil))
-    }
-
-    /// N of `PREFIXN.ext` (ext case-insensitive, one of `extensions`), else nil.
-    static func frameNumber(_ name: String, prefix: String, extensions: [String]) -> Int? {
-        frameDigits(name, prefix: prefix, extensions: extensions).flatMap { Int($0) }
     }
 
     /// The digits N of `PREFIXN.ext` (ext case-insensitive, one of `extensions`), else nil.
