@@ -10,7 +10,9 @@ import ReconstructionCore
 /// `processingCancelled` after `cancel()`. Messages are buffered until read, so none are lost.
 /// The stream stays open for further `process` calls and finishes when the session is released.
 ///
-/// With a `checkpointDirectory`, each finished stage (and each image's features) is saved as it
+/// A later `process` call on the same session reuses the pose stages (and the last surface) of an
+/// earlier one: asking for another detail level or format after the poses does not extract or
+/// match again. With a `checkpointDirectory`, each finished stage (and each image's features) is saved as it
 /// completes; a later session on the same directory with the same inputs and options loads them
 /// instead of recomputing.
 public final class PhotogrammetrySession: Sendable {
@@ -27,6 +29,7 @@ public final class PhotogrammetrySession: Sendable {
     public let inputWarnings: [String]
     private let continuation: AsyncStream<Output>.Continuation
     private let state = SessionState()
+    private let memory = SessionMemory()
 
     /// Object Capture's capability check: this implementation needs only a CPU.
     public static let isSupported = true
@@ -89,7 +92,7 @@ public final class PhotogrammetrySession: Sendable {
         }
         let store = try configuration.checkpointDirectory.map { try StageCheckpointStore(directory: $0) }
         let run = SessionRun(samples: samples, configuration: configuration, requests: unique, store: store,
-                             modelStages: modelStages, emit: { [continuation] in continuation.yield($0) })
+                             modelStages: modelStages, memory: memory, emit: { [continuation] in continuation.yield($0) })
         try state.start(run, requests: unique)
         let thread = Thread { [state, continuation] in
             let last = run.execute()

@@ -1,8 +1,9 @@
 import Foundation
 import ReconstructionCore
 
-/// One `process(requests:)` call: plans the stages its requests need, runs them (loading each
-/// from the checkpoint store when it is there), saves what it computes, and emits the messages.
+/// One `process(requests:)` call: plans the stages its requests need, runs them (reusing what an
+/// earlier call of the session computed on the same inputs, else loading each from the checkpoint
+/// store when it is there), saves what it computes, and emits the messages.
 ///
 /// The stage list is `ProcessingStage.allCases`. A request whose stages are all built runs; one
 /// that needs a stage not built yet fails with `stageNotBuilt` at that stage's place in the order,
@@ -21,6 +22,8 @@ final class SessionRun: @unchecked Sendable {
     let requests: [Session.Request]
     let store: StageCheckpointStore?
     let modelStages: (any ModelStages)?
+    /// What earlier runs of the session left: reused when the inputs and options match.
+    let memory: SessionMemory
     private let emit: @Sendable (Session.Output) -> Void
 
     private let lock = NSLock()
@@ -38,8 +41,10 @@ final class SessionRun: @unchecked Sendable {
     static let checkpointFormat = "photogrammetry-session-checkpoint-1"
 
     init(samples: [PhotogrammetrySample], configuration: Session.Configuration, requests: [Session.Request],
-         store: StageCheckpointStore?, modelStages: (any ModelStages)?, emit: @escaping @Sendable (Session.Output) -> Void) {
+         store: StageCheckpointStore?, modelStages: (any ModelStages)?, memory: SessionMemory = SessionMemory(),
+         emit: @escaping @Sendable (Session.Output) -> Void) {
         self.samples = samples
+        self.memory = memory
         self.configuration = configuration
         self.requests = requests
         self.store = store
@@ -114,7 +119,6 @@ final class SessionRun: @unchecked Sendable {
     private func runPoseStages() throws {
         guard !runnable.isEmpty else { return }
         let options = configuration.resolvedPoseOptions
-        let estimation = PoseEstimation(options: options)
         let sources = samples.map { sample -> ImageSource in
             let content: ImageSource.Content
             switch sample.image {
@@ -125,9 +129,36 @@ final class SessionRun: @unchecked Sendable {
                                objectMask: configuration.isObjectMaskingEnabled ? sample.objectMask : nil,
                                rejection: sample.rejection)
         }
+        let imageKeys = sources.map { Self.fingerprint(of: $0, featureOptions: options.features) }
+        // Everything the three stages depend on: each image (file or pixels, mask, rejection),
+        // its name and prior, and the options.
+        var poseKey = Fingerprint(Self.checkpointFormat, "pose stages", "\(options.features)", "\(options.verification)",
+                                  "\(options.pairSelection)", options.retrieval.resultKey, "\(options.mapper)",
+                                  "separate models of \(options.minSeparateModelImages)")
+        for (source, key) in zip(sources, imageKeys) {
+            poseKey.combine(key)
+            poseKey.combine(source.name)
+            poseKey.combine("\(source.prior)")
+        }
+        let poses: PoseStagesResult
+        if let kept = memory.value(PoseStagesResult.self, entry: "pose stages", key: poseKey) {
+            poses = try replay(kept.value)
+        } else {
+            poses = try computePoseStages(sources: sources, imageKeys: imageKeys, options: options)
+            memory.keep(poses, entry: "pose stages", key: poseKey, seconds: poses.stageSeconds.values.reduce(0, +))
+        }
+        mappingKey = poses.mappingKey
+        deliverPoseResults(poses)
+        try runModelStages(scene: poses.report.scene)
+    }
+
+    /// Features, matching and mapping, each loaded from the checkpoint store when it is there.
+    private func computePoseStages(sources: [ImageSource], imageKeys: [Fingerprint],
+                                   options: PoseEstimation.Options) throws -> PoseStagesResult {
+        let estimation = PoseEstimation(options: options)
+        var seconds: [ProcessingStage: Double] = [:]
 
         // Features, image by image: each image's features are a checkpoint of their own.
-        let imageKeys = sources.map { Self.fingerprint(of: $0, featureOptions: options.features) }
         var known: [Int: ImageFeatures] = [:]
         var restoredSeconds = 0.0
         if let store {
@@ -149,16 +180,16 @@ final class SessionRun: @unchecked Sendable {
         emit(.stageComplete(Session.StageReport(stage: .features, seconds: features.seconds, cpuSeconds: features.cpuSeconds,
                                                 restoredItems: known.count,
                                                 totalItems: sources.count, savedSeconds: restoredSeconds / parallel)))
+        seconds[.features] = features.seconds + restoredSeconds / parallel
+        var invalid: [(index: Int, reason: String)] = []
         for (i, result) in features.value.images.enumerated() {
-            if case .failure(let bad) = result { emit(.invalidSample(id: samples[i].id, reason: "\(samples[i].name): \(bad.reason)")) }
+            if case .failure(let bad) = result { invalid.append((i, "\(samples[i].name): \(bad.reason)")) }
         }
-        if options.features.maxImageDimension > 0, features.value.images.contains(where: {
+        let downsampled = options.features.maxImageDimension > 0 && features.value.images.contains {
             guard case .success(let f) = $0 else { return false }
             return max(f.imageWidth, f.imageHeight) > options.features.maxImageDimension
-        }) {
-            emit(.automaticDownsampling)
         }
-        emit(.inputComplete)
+        emitInputMessages(invalid: invalid, downsampled: downsampled)
 
         let usable = features.value.usableIndices
         let inputs = try estimation.mapperInputs(sources: sources, features: features.value)
@@ -171,24 +202,52 @@ final class SessionRun: @unchecked Sendable {
         let matching = try checkpointedStage(.matching, entry: "matching.ckpt", key: matchingKey) { control in
             try estimation.matchPairs(inputs, control: control)
         }
+        seconds[.matching] = matching.seconds
 
         // Mapping.
         var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)",
                                      "separate models of \(options.minSeparateModelImages)")
         mappingKey.combine(matchingKey)
         for i in usable { mappingKey.combine(sources[i].name) }
-        self.mappingKey = mappingKey
         let mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in
-            try estimation.map(inputs, names: usable.map { sources[$0].name }, matching: matching, control: control)
+            try estimation.map(inputs, names: usable.map { sources[$0].name }, matching: matching.value, control: control)
         }
+        seconds[.mapping] = mapping.seconds
 
-        // Results: delivered as soon as the sparse scene exists.
-        let report = estimation.report(sources: sources, features: features.value, matching: matching,
-                                       mapping: mapping, stageSeconds: [:])
-        let scene = report.scene
-        let usableSet = Set(usable)
+        let report = estimation.report(sources: sources, features: features.value, matching: matching.value,
+                                       mapping: mapping.value, stageSeconds: [:])
+        return PoseStagesResult(report: report, mappingKey: mappingKey, invalidSamples: invalid, downsampled: downsampled,
+                                stageSeconds: seconds)
+    }
+
+    /// The pose stages of an earlier `process` call on the same inputs, reported as restored in
+    /// the order a computing run reports them.
+    private func replay(_ poses: PoseStagesResult) throws -> PoseStagesResult {
+        for stage in [ProcessingStage.features, .matching, .mapping] {
+            let restored = try self.stage(stage, restored: true) { _ in () }
+            let items = stage == .features ? samples.count : 1
+            emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
+                                                    restoredItems: items, totalItems: items,
+                                                    savedSeconds: poses.stageSeconds[stage] ?? 0)))
+            if stage == .features { emitInputMessages(invalid: poses.invalidSamples, downsampled: poses.downsampled) }
+        }
+        return poses
+    }
+
+    /// What the features stage found about the input, ending with `inputComplete`.
+    private func emitInputMessages(invalid: [(index: Int, reason: String)], downsampled: Bool) {
+        for (i, reason) in invalid { emit(.invalidSample(id: samples[i].id, reason: reason)) }
+        if downsampled { emit(.automaticDownsampling) }
+        emit(.inputComplete)
+    }
+
+    /// Results delivered as soon as the sparse scene exists: skipped samples and the requests
+    /// that need no model.
+    private func deliverPoseResults(_ result: PoseStagesResult) {
+        let report = result.report, scene = report.scene
+        let invalid = Set(result.invalidSamples.map(\.index))
         var skipped = false
-        for (i, image) in scene.images.enumerated() where !image.isRegistered && usableSet.contains(i) {
+        for (i, image) in scene.images.enumerated() where !image.isRegistered && !invalid.contains(i) {
             emit(.skippedSample(id: samples[i].id))
             skipped = true
         }
@@ -206,7 +265,6 @@ final class SessionRun: @unchecked Sendable {
             case .modelFile: break
             }
         }
-        try runModelStages(scene: scene)
     }
 
     // MARK: The model stages
@@ -244,9 +302,17 @@ final class SessionRun: @unchecked Sendable {
         var key = Fingerprint(Self.checkpointFormat, "surface")
         if let mappingKey { key.combine(mappingKey) }
         for part in parts { key.combine(part) }
-        return try checkpointedStage(stage, entry: "surface.ckpt", key: key) { control in
+        if let kept = memory.value(SurfaceStageOutput.self, entry: "surface", key: key) {
+            let restored = try self.stage(stage, restored: true) { _ in () }
+            emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
+                                                    restoredItems: 1, totalItems: 1, savedSeconds: kept.seconds)))
+            return kept.value
+        }
+        let surface = try checkpointedStage(stage, entry: "surface.ckpt", key: key) { control in
             try body { fraction in control.progress(PoseEstimation.Progress(stage: .mapping, fraction: fraction)) }
         }
+        memory.keep(surface.value, entry: "surface", key: key, seconds: surface.seconds)
+        return surface.value
     }
 
     /// A model stage run for a `ModelStages` implementation, reported like the pose stages.
@@ -305,20 +371,21 @@ final class SessionRun: @unchecked Sendable {
     }
 
     /// A stage saved as one checkpoint entry: loaded when its key matches, else computed and saved.
+    /// Returns the value and the wall seconds computing it took (then or now).
     private func checkpointedStage<T: CheckpointCodable>(_ stage: ProcessingStage, entry: String, key: Fingerprint,
-                                                         _ body: (PoseEstimation.Control) throws -> T) throws -> T {
+                                                         _ body: (PoseEstimation.Control) throws -> T) throws -> (value: T, seconds: Double) {
         if let saved = store?.load(T.self, entry: entry, fingerprint: key) {
             let restored = try self.stage(stage, restored: true) { _ in saved.value }
             emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
                                                     restoredItems: 1, totalItems: 1, savedSeconds: saved.computeSeconds)))
-            return saved.value
+            return (saved.value, saved.computeSeconds)
         }
         let computed = try self.stage(stage, body)
         save(computed.value, entry: entry, fingerprint: key, seconds: computed.seconds)
         try throwCheckpointError()
         emit(.stageComplete(Session.StageReport(stage: stage, seconds: computed.seconds, cpuSeconds: computed.cpuSeconds,
                                                 restoredItems: 0, totalItems: 1, savedSeconds: 0)))
-        return computed.value
+        return (computed.value, computed.seconds)
     }
 
     /// Reports progress to every runnable request: the overall fraction (never decreasing) and the ETA.

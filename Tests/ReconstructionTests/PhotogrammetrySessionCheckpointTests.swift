@@ -127,6 +127,55 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         XCTAssertEqual(features(in: checkpoint).count, n, "the stale entry is pruned")
     }
 
+    /// Without a checkpoint directory, a second `process` call on the same session reuses the pose
+    /// stages of the first (same messages, same poses); a photo changed on disk in between makes
+    /// the next call compute them again.
+    func testASecondProcessCallReusesThePoseStagesOfTheFirst() async throws {
+        let capture = PhotogrammetrySessionTests.capture
+        let folder = try capture.writePNGs(prefix: "session-reuse")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
+        var samples = PhotogrammetrySessionTests.samples(in: folder)
+        samples.insert(PhotogrammetrySample(id: 7, image: .file(folder.appendingPathComponent("broken.jpg"))), at: 2)
+        let session = try Session(input: samples)
+        func invalid(_ outputs: [SessionRecording.Entry]) -> [String] {
+            outputs.compactMap { if case .invalidSample(_, let reason) = $0.output { return reason } else { return nil } }
+        }
+
+        try session.process(requests: [.poses])
+        let first = await SessionRecording.collect(session)
+        let firstReports = Self.reports(first)
+        let truth = try XCTUnwrap(Self.poses(first))
+        XCTAssertEqual(firstReports[.features]?.restoredItems, 0)
+
+        try session.process(requests: [.pointCloud, .poses])
+        let second = await SessionRecording.collect(session)
+        let secondReports = Self.reports(second)
+        for stage in [ProcessingStage.features, .matching, .mapping] {
+            XCTAssertTrue(secondReports[stage]?.isRestored ?? false, "\(stage) reused")
+            XCTAssertEqual(secondReports[stage]?.savedSeconds ?? -1, firstReports[stage]?.seconds ?? 0, accuracy: 1e-9)
+        }
+        XCTAssertEqual(secondReports[.features]?.totalItems, samples.count)
+        XCTAssertEqual(invalid(second), invalid(first), "the broken photo is reported again")
+        XCTAssertEqual(invalid(second).count, 1)
+        XCTAssertEqual(second.map(\.kind).filter { $0 == "inputComplete" }.count, 1)
+        assertSamePoses(Self.poses(second), truth, "the reused scene is the scene")
+        XCTAssertEqual(Self.poses(second)?.scene.points.count, truth.scene.points.count)
+        XCTAssertTrue(second.contains { if case .requestComplete(.pointCloud, _) = $0.output { return true } else { return false } })
+        XCTAssertEqual(second.last?.kind, "processingComplete")
+
+        let changed = folder.appendingPathComponent(RenderedCapture.name(4))
+        var pixels = capture.images[4]
+        for i in stride(from: 0, to: pixels.pixels.count, by: 997) { pixels.pixels[i] ^= 0x20 }
+        try ImageCodec.encode(pixels).write(to: changed)
+        try session.process(requests: [.poses])
+        let third = await SessionRecording.collect(session)
+        let thirdReports = Self.reports(third)
+        XCTAssertEqual(thirdReports[.features]?.restoredItems, 0, "a changed photo: the stages run again")
+        XCTAssertEqual(thirdReports[.mapping]?.restoredItems, 0)
+        XCTAssertEqual(Self.poses(third)?.posesBySample.count, samples.count - 1)
+    }
+
     func testCancellingDuringMappingKeepsFeaturesAndMatches() async throws {
         let folder = try PhotogrammetrySessionTests.capture.writePNGs(prefix: "session-cancel-mapping")
         let checkpoint = folder.appendingPathComponent("checkpoint", isDirectory: true)

@@ -58,6 +58,53 @@ final class ModelCheckpointTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: first), try Data(contentsOf: second), "the same surface gives the same model")
     }
 
+    /// Without a checkpoint directory, one session keeps its pose stages and its last surface
+    /// between `process` calls: a model request cancelled during stereo, asked again, runs only
+    /// stereo onwards, and a third call for another format of the same detail runs neither.
+    func testASessionReusesItsPosesAndSurfaceBetweenProcessCalls() async throws {
+        let (folder, images, _) = try capture(views: 12, name: "model-reuse")
+        let session = try Session(input: images)
+        func reports(_ outputs: [Session.Output]) -> [ProcessingStage: Session.StageReport] {
+            Dictionary(outputs.compactMap { if case .stageComplete(let r) = $0 { return (r.stage, r) } else { return nil } },
+                       uniquingKeysWith: { a, _ in a })
+        }
+        let glb = folder.appendingPathComponent("model.glb"), obj = folder.appendingPathComponent("obj", isDirectory: true)
+
+        try session.process(requests: [.modelFile(url: glb, detail: .preview)])
+        var first: [Session.Output] = []
+        for await output in session.outputs {
+            first.append(output)
+            if case .requestProgressInfo(_, let info) = output, info.processingStage == .dense, info.stageFraction > 0.03 { session.cancel() }
+            if case .processingCancelled = output { break }
+            if case .processingComplete = output { break }
+        }
+        guard case .processingCancelled = first.last else { return XCTFail("the first run was to be cancelled during stereo") }
+        let firstReports = reports(first)
+        for stage in [ProcessingStage.features, .matching, .mapping] {
+            XCTAssertEqual(firstReports[stage]?.restoredItems, 0, "\(stage) computed by the first run")
+        }
+
+        let second = try await run(session, [.modelFile(url: glb, detail: .preview)])
+        for case .requestError(let request, let error) in second { XCTFail("\(request): \(error)") }
+        let secondReports = reports(second)
+        for stage in [ProcessingStage.features, .matching, .mapping] {
+            XCTAssertTrue(secondReports[stage]?.isRestored ?? false, "\(stage) reused from the first call")
+            XCTAssertEqual(secondReports[stage]?.savedSeconds ?? -1, firstReports[stage]?.seconds ?? 0, accuracy: 1e-9)
+        }
+        XCTAssertEqual(secondReports[.dense]?.restoredItems, 0, "stereo was cancelled, so it runs now")
+        XCTAssertEqual(second.filter { if case .inputComplete = $0 { return true } else { return false } }.count, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: glb.path))
+
+        let third = try await run(session, [.modelFile(url: obj, detail: .preview)])
+        for case .requestError(let request, let error) in third { XCTFail("\(request): \(error)") }
+        let thirdReports = reports(third)
+        XCTAssertTrue(thirdReports[.dense]?.isRestored ?? false, "the same detail's surface is reused")
+        XCTAssertEqual(thirdReports[.dense]?.savedSeconds ?? -1, secondReports[.dense]?.seconds ?? 0, accuracy: 1e-9)
+        XCTAssertTrue(thirdReports[.mapping]?.isRestored ?? false)
+        let objFiles = try FileManager.default.contentsOfDirectory(atPath: obj.path)
+        XCTAssertTrue(objFiles.contains { $0.hasSuffix(".obj") }, "\(objFiles)")
+    }
+
     /// A cancel during dense stereo stops it between views: the session ends cancelled long
     /// before stereo would have finished, and no surface checkpoint is written.
     func testACancelDuringDenseStereoStopsItBetweenViews() async throws {
