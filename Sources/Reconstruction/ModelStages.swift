@@ -49,9 +49,10 @@ public final class ModelStageContext: @unchecked Sendable {
         try run.reportedStage(stage, body)
     }
 
-    /// Runs `body` as `stage` unless the session's checkpoint holds its result for the same poses
-    /// (the mapping checkpoint) and the same `inputs` (describe every option and input file the
-    /// surface depends on); a computed result is saved there.
+    /// Runs `body` as `stage` unless the session's memory (an earlier `process` call) or its
+    /// checkpoint holds its result for the same poses (the mapping checkpoint) and the same
+    /// `inputs` (describe every option and input file the surface depends on); a computed result
+    /// is kept in both.
     public func checkpointedSurface(_ stage: ProcessingStage, inputs: [String],
                                     _ body: (_ progress: @Sendable (Double) -> Void) throws -> SurfaceStageOutput) throws -> SurfaceStageOutput {
         try run.checkpointedSurface(stage, parts: inputs, body)

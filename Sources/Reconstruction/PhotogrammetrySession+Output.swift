@@ -21,7 +21,8 @@ extension PhotogrammetrySession {
         case skippedSample(id: Int)
         /// Some photos were larger than the configured maximum and were downsampled.
         case automaticDownsampling
-        /// A stage has finished, or was restored from the checkpoint directory.
+        /// A stage has finished, or was restored from the checkpoint directory or an earlier
+        /// `process` call of the session.
         case stageComplete(StageReport)
         case requestComplete(Request, Result)
         case requestError(Request, any Swift.Error)
@@ -50,7 +51,7 @@ extension PhotogrammetrySession {
         public var seconds: Double
         /// CPU time (all threads) the process used during the stage, seconds.
         public var cpuSeconds: Double
-        /// Items (images for features, the stage itself otherwise) loaded from the checkpoint directory.
+        /// Items (images for features, the stage itself otherwise) loaded from the checkpoint directory or reused from an earlier call.
         public var restoredItems: Int
         /// Items the stage handles.
         public var totalItems: Int

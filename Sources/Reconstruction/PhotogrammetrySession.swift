@@ -10,8 +10,9 @@ import ReconstructionCore
 /// `processingCancelled` after `cancel()`. Messages are buffered until read, so none are lost.
 /// The stream stays open for further `process` calls and finishes when the session is released.
 ///
-/// A later `process` call on the same session reuses the pose stages (and the last surface) of an
-/// earlier one: asking for another detail level or format after the poses does not extract or
+/// A later `process` call on the same session reuses the pose stages of an earlier one while its
+/// photo files are unchanged, and the last surface while the poses, dense options and capture
+/// files are: asking for another detail level or format after the poses does not extract or
 /// match again. With a `checkpointDirectory`, each finished stage (and each image's features) is saved as it
 /// completes; a later session on the same directory with the same inputs and options loads them
 /// instead of recomputing.
@@ -105,7 +106,8 @@ public final class PhotogrammetrySession: Sendable {
     }
 
     /// Stops the running requests promptly (between images, pairs and mapper steps). Stages that
-    /// finished stay in the checkpoint directory. The run ends with `processingCancelled`.
+    /// finished stay in the checkpoint directory, and finished pose stages and surface in the
+    /// session's memory for its next `process` call. The run ends with `processingCancelled`.
     public func cancel() { state.cancelActiveRun() }
 
     static func validate(_ request: Request) throws {

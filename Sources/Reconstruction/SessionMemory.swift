@@ -4,23 +4,29 @@ import ReconstructionCore
 /// Stage results a session keeps between its `process` calls, so that a later call on the same
 /// samples and options (another detail level, another file format, a cancelled model request
 /// asked again) does not compute them again, with or without a checkpoint directory. Only the
-/// newest value of each entry is kept: the pose stages' result and the last surface.
+/// newest value of each entry is kept: the pose stages' result and the last surface. They stay
+/// in memory while the session lives (the sparse scene, and the surface mesh before decimation).
 final class SessionMemory: @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [String: (key: Fingerprint, value: any Sendable, seconds: Double)] = [:]
+    private var entries: [String: (key: Fingerprint, value: any Sendable)] = [:]
 
-    /// The kept value of `entry` when it was made for `key`, with the wall seconds it took.
-    func value<T: Sendable>(_: T.Type, entry: String, key: Fingerprint) -> (value: T, seconds: Double)? {
+    /// The kept value of `entry` when it was made for `key`. One made for another key is dropped,
+    /// so the run about to compute its replacement does not hold both.
+    func value<T: Sendable>(_: T.Type, entry: String, key: Fingerprint) -> T? {
         lock.lock()
         defer { lock.unlock() }
-        guard let kept = entries[entry], kept.key == key, let value = kept.value as? T else { return nil }
-        return (value, kept.seconds)
+        guard let kept = entries[entry] else { return nil }
+        guard kept.key == key, let value = kept.value as? T else {
+            entries[entry] = nil
+            return nil
+        }
+        return value
     }
 
     /// Keeps `value` as `entry`, replacing what was kept there.
-    func keep<T: Sendable>(_ value: T, entry: String, key: Fingerprint, seconds: Double) {
+    func keep<T: Sendable>(_ value: T, entry: String, key: Fingerprint) {
         lock.lock()
-        entries[entry] = (key, value, seconds)
+        entries[entry] = (key, value)
         lock.unlock()
     }
 }

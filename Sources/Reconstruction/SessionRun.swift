@@ -131,7 +131,8 @@ final class SessionRun: @unchecked Sendable {
         }
         let imageKeys = sources.map { Self.fingerprint(of: $0, featureOptions: options.features) }
         // Everything the three stages depend on: each image (file or pixels, mask, rejection),
-        // its name and prior, and the options.
+        // its name and prior, and the options; for files also their inode change time, which
+        // every write and permission change moves (a copy keeping the modification time too).
         var poseKey = Fingerprint(Self.checkpointFormat, "pose stages", "\(options.features)", "\(options.verification)",
                                   "\(options.pairSelection)", options.retrieval.resultKey, "\(options.mapper)",
                                   "separate models of \(options.minSeparateModelImages)")
@@ -139,13 +140,14 @@ final class SessionRun: @unchecked Sendable {
             poseKey.combine(key)
             poseKey.combine(source.name)
             poseKey.combine("\(source.prior)")
+            if case .file(let url) = source.content { poseKey.combine(Self.fileStatus(url)) }
         }
         let poses: PoseStagesResult
         if let kept = memory.value(PoseStagesResult.self, entry: "pose stages", key: poseKey) {
-            poses = try replay(kept.value)
+            poses = try replay(kept)
         } else {
             poses = try computePoseStages(sources: sources, imageKeys: imageKeys, options: options)
-            memory.keep(poses, entry: "pose stages", key: poseKey, seconds: poses.stageSeconds.values.reduce(0, +))
+            memory.keep(poses, entry: "pose stages", key: poseKey)
         }
         mappingKey = poses.mappingKey
         deliverPoseResults(poses)
@@ -302,16 +304,16 @@ final class SessionRun: @unchecked Sendable {
         var key = Fingerprint(Self.checkpointFormat, "surface")
         if let mappingKey { key.combine(mappingKey) }
         for part in parts { key.combine(part) }
-        if let kept = memory.value(SurfaceStageOutput.self, entry: "surface", key: key) {
+        if let kept = memory.value((surface: SurfaceStageOutput, seconds: Double).self, entry: "surface", key: key) {
             let restored = try self.stage(stage, restored: true) { _ in () }
             emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
                                                     restoredItems: 1, totalItems: 1, savedSeconds: kept.seconds)))
-            return kept.value
+            return kept.surface
         }
         let surface = try checkpointedStage(stage, entry: "surface.ckpt", key: key) { control in
             try body { fraction in control.progress(PoseEstimation.Progress(stage: .mapping, fraction: fraction)) }
         }
-        memory.keep(surface.value, entry: "surface", key: key, seconds: surface.seconds)
+        memory.keep((surface: surface.value, seconds: surface.seconds), entry: "surface", key: key)
         return surface.value
     }
 
@@ -424,6 +426,15 @@ final class SessionRun: @unchecked Sendable {
     }
 
     static func featuresEntry(_ key: Fingerprint) -> String { "features/\(key).ckpt" }
+
+    /// A file's inode, change time (nanoseconds) and whether it can be read now: what tells a
+    /// rewritten or newly readable photo from the one an earlier call of the session saw.
+    static func fileStatus(_ url: URL) -> String {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return "no status (errno \(errno))" }
+        let readable = access(url.path, R_OK) == 0
+        return "inode \(info.st_ino) changed \(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) readable \(readable)"
+    }
 
     /// What an image's features depend on: its file (path, size, modification time) or pixels,
     /// its object mask, and the feature options.

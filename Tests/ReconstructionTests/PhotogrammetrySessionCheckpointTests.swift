@@ -128,8 +128,8 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
     }
 
     /// Without a checkpoint directory, a second `process` call on the same session reuses the pose
-    /// stages of the first (same messages, same poses); a photo changed on disk in between makes
-    /// the next call compute them again.
+    /// stages of the first (same messages, same poses); a photo changed on disk in between, or
+    /// one missing before and there now, makes the next call compute them again.
     func testASecondProcessCallReusesThePoseStagesOfTheFirst() async throws {
         let capture = PhotogrammetrySessionTests.capture
         let folder = try capture.writePNGs(prefix: "session-reuse")
@@ -137,6 +137,8 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
         var samples = PhotogrammetrySessionTests.samples(in: folder)
         samples.insert(PhotogrammetrySample(id: 7, image: .file(folder.appendingPathComponent("broken.jpg"))), at: 2)
+        let late = folder.appendingPathComponent(RenderedCapture.name(9)), away = folder.appendingPathComponent("away.png")
+        try FileManager.default.moveItem(at: late, to: away)
         let session = try Session(input: samples)
         func invalid(_ outputs: [SessionRecording.Entry]) -> [String] {
             outputs.compactMap { if case .invalidSample(_, let reason) = $0.output { return reason } else { return nil } }
@@ -157,22 +159,33 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         }
         XCTAssertEqual(secondReports[.features]?.totalItems, samples.count)
         XCTAssertEqual(invalid(second), invalid(first), "the broken photo is reported again")
-        XCTAssertEqual(invalid(second).count, 1)
+        XCTAssertEqual(invalid(second).count, 2, "the broken photo and the missing one")
         XCTAssertEqual(second.map(\.kind).filter { $0 == "inputComplete" }.count, 1)
         assertSamePoses(Self.poses(second), truth, "the reused scene is the scene")
         XCTAssertEqual(Self.poses(second)?.scene.points.count, truth.scene.points.count)
         XCTAssertTrue(second.contains { if case .requestComplete(.pointCloud, _) = $0.output { return true } else { return false } })
         XCTAssertEqual(second.last?.kind, "processingComplete")
 
+        // Rewritten with the same size and its modification time put back (as `cp -p` does): seen.
+        let broken = folder.appendingPathComponent("broken.jpg")
+        let modified = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: broken.path)[.modificationDate] as? Date)
+        try Data("not an IMAGE".utf8).write(to: broken)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: broken.path)
+        try session.process(requests: [.poses])
+        let rewritten = Self.reports(await SessionRecording.collect(session))
+        XCTAssertEqual(rewritten[.features]?.restoredItems, 0, "a rewritten photo: the stages run again")
+
         let changed = folder.appendingPathComponent(RenderedCapture.name(4))
         var pixels = capture.images[4]
         for i in stride(from: 0, to: pixels.pixels.count, by: 997) { pixels.pixels[i] ^= 0x20 }
         try ImageCodec.encode(pixels).write(to: changed)
+        try FileManager.default.moveItem(at: away, to: late)
         try session.process(requests: [.poses])
         let third = await SessionRecording.collect(session)
         let thirdReports = Self.reports(third)
         XCTAssertEqual(thirdReports[.features]?.restoredItems, 0, "a changed photo: the stages run again")
         XCTAssertEqual(thirdReports[.mapping]?.restoredItems, 0)
+        XCTAssertEqual(invalid(third).count, 1, "the photo that is back is read")
         XCTAssertEqual(Self.poses(third)?.posesBySample.count, samples.count - 1)
     }
 
