@@ -6,8 +6,16 @@ public struct DepthConsistencyFilter: Sendable {
     public struct Options: Sendable, Equatable {
         /// Depths with a matching cost above this are dropped (1 − NCC units plus the geometric term).
         public var maxCost: Float = 0.6
-        /// Neighbour views that must agree with a depth.
+        /// Neighbour views that must agree with a depth …
         public var minConsistentViews = 2
+        /// … or one, when the view has other neighbours, none of them sees past the point (they
+        /// have it hidden behind something nearer, or out of frame) and the depth map is smooth
+        /// around it: a surface few views can see, such as the underside of a bulge, and not the
+        /// edge of an occluder, where a single agreement is often wrong.
+        public var acceptsOneUncontradicted = true
+        /// Smooth: up to this many pixels around, the depth map bends by at most
+        /// `maxRelativeDepthDifference` (`isSmooth`).
+        public var smoothnessRadius = 2
         /// Agreement: the neighbour's surface point seen back in this view lands within this
         /// many pixels …
         public var maxReprojectionErrorPixels: Float = 1
@@ -56,7 +64,7 @@ public struct DepthConsistencyFilter: Sendable {
                 guard d > 0, costs[i] <= options.maxCost else { continue }
                 let world = reference.toWorld(reference.backProject(column: column, row: row, depth: d))
                 let pixel = SIMD2<Float>(Float(column) + 0.5, Float(row) + 0.5)
-                var agreeing = 0
+                var agreeing = 0, contradicting = 0
                 for other in others {
                     let inOther = other.projector.toCamera(world)
                     guard let q = other.projector.project(inOther), let j = other.projector.pixelIndex(q) else { continue }
@@ -67,9 +75,15 @@ public struct DepthConsistencyFilter: Sendable {
                     let e = p - pixel
                     if (e * e).sum() <= maxError2, abs(back.z - d) <= options.maxRelativeDepthDifference * d {
                         agreeing += 1
+                    } else if dj > inOther.z * (1 + options.maxRelativeDepthDifference) {
+                        contradicting += 1  // the neighbour saw a surface beyond the point
                     }
                 }
-                if agreeing >= options.minConsistentViews {
+                let uncontradicted = options.acceptsOneUncontradicted && agreeing >= 1 && others.count >= 2 && contradicting == 0
+                if agreeing >= options.minConsistentViews
+                    || (uncontradicted && Self.isSmooth(depths, width: width, height: height, column: column, row: row,
+                                                         radius: options.smoothnessRadius,
+                                                         relativeTolerance: options.maxRelativeDepthDifference)) {
                     // Never exactly 0 for a kept depth (0 marks a dropped one).
                     confidence[column] = max(1e-3, min(1, 1 - costs[i]) * min(1, Float(agreeing) / fullViews))
                 }
@@ -85,5 +99,22 @@ public struct DepthConsistencyFilter: Sendable {
         }
         result.normalsInCamera = normals
         return result
+    }
+
+    /// Whether the depth map is smooth at (column, row): every pixel up to `radius` away in the
+    /// four directions through it is measured, and its inverse depth (affine in the pixel
+    /// coordinates across a plane) bends by at most `relativeTolerance` of the centre's between
+    /// each opposite pair. A depth edge bends it by the step.
+    static func isSmooth(_ depths: [Float], width: Int, height: Int, column: Int, row: Int, radius: Int,
+                         relativeTolerance: Float) -> Bool {
+        guard column >= radius, row >= radius, column + radius < width, row + radius < height else { return false }
+        let centre = 1 / depths[row * width + column]
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for k in 1...max(1, radius) {
+                let a = depths[(row + k * dy) * width + column + k * dx], b = depths[(row - k * dy) * width + column - k * dx]
+                guard a > 0, b > 0, abs(1 / a + 1 / b - 2 * centre) <= 2 * relativeTolerance * centre else { return false }
+            }
+        }
+        return true
     }
 }

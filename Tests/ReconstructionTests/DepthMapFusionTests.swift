@@ -73,4 +73,37 @@ final class DepthMapFusionTests: XCTestCase {
         XCTAssertGreaterThan(kept, (120 * 90 - outlier.count) * 8 / 10)
         XCTAssertTrue(filtered.confidence.indices.allSatisfy { (filtered.confidence[$0] > 0) == (filtered.depth.metres[$0] > 0) })
     }
+
+    /// A smooth surface only one neighbour confirms is kept while no other neighbour sees past it
+    /// (they have it hidden, as under a vase's belly), and dropped when one does; one neighbour
+    /// alone is never enough.
+    func testADepthOneNeighbourConfirmsIsKeptUnlessAnotherSeesPastIt() {
+        let scene = StereoTestScene.boxCorner(width: 120, height: 90)
+        let views = Self.exactViews(scene)
+        XCTAssertGreaterThanOrEqual(views.count, 3)
+        func neighbour(_ view: ViewDepth, depthScale: Float) -> DepthConsistencyFilter.Neighbour {
+            var depth = view.depth
+            depth.metres = depth.metres.map { $0 * depthScale }
+            return DepthConsistencyFilter.Neighbour(intrinsics: view.intrinsics, worldFromCamera: view.worldFromCamera, depth: depth)
+        }
+        let measured = views[0].depth.metres.filter { $0 > 0 }.count
+        func keptFraction(_ neighbours: [DepthConsistencyFilter.Neighbour], options: DepthConsistencyFilter.Options = .init()) -> Double {
+            let filtered = DepthConsistencyFilter(options: options).filter(
+                views[0], costs: [Float](repeating: 0.1, count: 120 * 90), neighbours: neighbours, workers: 2)
+            return Double(filtered.depth.metres.filter { $0 > 0 }.count) / Double(measured)
+        }
+        let confirming = neighbour(views[1], depthScale: 1)
+        let hidden = keptFraction([confirming, neighbour(views[2], depthScale: 0.5)])    // view 2 sees something nearer
+        let seenPast = keptFraction([confirming, neighbour(views[2], depthScale: 1.5)])  // view 2 saw a surface beyond it
+        let alone = keptFraction([confirming])
+        var strict = DepthConsistencyFilter.Options()
+        strict.acceptsOneUncontradicted = false
+        let strictHidden = keptFraction([confirming, neighbour(views[2], depthScale: 0.5)], options: strict)
+        print(String(format: "kept: hidden %.3f, seen past %.3f, one neighbour alone %.3f, hidden with two required %.3f",
+                     hidden, seenPast, alone, strictHidden))
+        XCTAssertGreaterThan(hidden, 0.8)
+        XCTAssertLessThan(seenPast, 0.2, "a view that sees past the point drops it where it looks")
+        XCTAssertEqual(alone, 0, "one confirmation and no other view is not enough")
+        XCTAssertEqual(strictHidden, 0)
+    }
 }
