@@ -107,10 +107,11 @@ public struct DepthConsistencyFilter: Sendable {
     /// each opposite pair. A depth edge bends it by the step.
     static func isSmooth(_ depths: [Float], width: Int, height: Int, column: Int, row: Int, radius: Int,
                          relativeTolerance: Float) -> Bool {
+        let radius = max(1, radius)
         guard column >= radius, row >= radius, column + radius < width, row + radius < height else { return false }
         let centre = 1 / depths[row * width + column]
         for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-            for k in 1...max(1, radius) {
+            for k in 1...radius {
                 let a = depths[(row + k * dy) * width + column + k * dx], b = depths[(row - k * dy) * width + column - k * dx]
                 guard a > 0, b > 0, abs(1 / a + 1 / b - 2 * centre) <= 2 * relativeTolerance * centre else { return false }
             }
