@@ -13,9 +13,9 @@ import ReconstructionCore
 /// A later `process` call on the same session reuses the pose stages of an earlier one while its
 /// photo files are unchanged, and the last surface while the poses, dense options and capture
 /// files are: asking for another detail level or format after the poses does not extract or
-/// match again. With a `checkpointDirectory`, each finished stage (and each image's features) is saved as it
-/// completes; a later session on the same directory with the same inputs and options loads them
-/// instead of recomputing.
+/// match again. With a `checkpointDirectory`, each finished stage (and each image's features) is
+/// saved as it completes; a later session on the same directory with the same inputs and options
+/// loads them instead of recomputing.
 public final class PhotogrammetrySession: Sendable {
     public let id = UUID()
     public let configuration: Configuration

@@ -226,11 +226,7 @@ final class SessionRun: @unchecked Sendable {
     /// the order a computing run reports them.
     private func replay(_ poses: PoseStagesResult) throws -> PoseStagesResult {
         for stage in [ProcessingStage.features, .matching, .mapping] {
-            let restored = try self.stage(stage, restored: true) { _ in () }
-            let items = stage == .features ? samples.count : 1
-            emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
-                                                    restoredItems: items, totalItems: items,
-                                                    savedSeconds: poses.stageSeconds[stage] ?? 0)))
+            try restoredStage(stage, items: stage == .features ? samples.count : 1, savedSeconds: poses.stageSeconds[stage] ?? 0)
             if stage == .features { emitInputMessages(invalid: poses.invalidSamples, downsampled: poses.downsampled) }
         }
         return poses
@@ -305,9 +301,7 @@ final class SessionRun: @unchecked Sendable {
         if let mappingKey { key.combine(mappingKey) }
         for part in parts { key.combine(part) }
         if let kept = memory.value((surface: SurfaceStageOutput, seconds: Double).self, entry: "surface", key: key) {
-            let restored = try self.stage(stage, restored: true) { _ in () }
-            emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
-                                                    restoredItems: 1, totalItems: 1, savedSeconds: kept.seconds)))
+            try restoredStage(stage, items: 1, savedSeconds: kept.seconds)
             return kept.surface
         }
         let surface = try checkpointedStage(stage, entry: "surface.ckpt", key: key) { control in
@@ -372,14 +366,20 @@ final class SessionRun: @unchecked Sendable {
         return (value, end - start, cpu)
     }
 
+    /// A stage whose result was already there (memory or checkpoint): passed through as a stage,
+    /// so progress and the ETA see it, and reported restored with the seconds it saved.
+    private func restoredStage(_ stage: ProcessingStage, items: Int, savedSeconds: Double) throws {
+        let restored = try self.stage(stage, restored: true) { _ in () }
+        emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
+                                                restoredItems: items, totalItems: items, savedSeconds: savedSeconds)))
+    }
+
     /// A stage saved as one checkpoint entry: loaded when its key matches, else computed and saved.
     /// Returns the value and the wall seconds computing it took (then or now).
     private func checkpointedStage<T: CheckpointCodable>(_ stage: ProcessingStage, entry: String, key: Fingerprint,
                                                          _ body: (PoseEstimation.Control) throws -> T) throws -> (value: T, seconds: Double) {
         if let saved = store?.load(T.self, entry: entry, fingerprint: key) {
-            let restored = try self.stage(stage, restored: true) { _ in saved.value }
-            emit(.stageComplete(Session.StageReport(stage: stage, seconds: restored.seconds, cpuSeconds: restored.cpuSeconds,
-                                                    restoredItems: 1, totalItems: 1, savedSeconds: saved.computeSeconds)))
+            try restoredStage(stage, items: 1, savedSeconds: saved.computeSeconds)
             return (saved.value, saved.computeSeconds)
         }
         let computed = try self.stage(stage, body)
