@@ -69,23 +69,36 @@ public enum PoseAccuracyError: Error, Equatable, CustomStringConvertible {
 }
 
 extension PoseAccuracyReport {
-    /// Scores `estimated` against `groundTruth` (every ground-truth camera counts). Cameras match by
-    /// name, or else by name without its extension when that is unambiguous: a scene whose photos
-    /// were re-encoded (`0000.jpg`) may keep ground truth named for the originals (`0000.png.camera`).
-    public static func evaluate(estimated: [NamedPose], groundTruth: [NamedPose]) throws -> PoseAccuracyReport {
+    /// The estimate matching a ground-truth camera's name: the same name, or else the same name
+    /// without its extension when only one estimate has it.
+    static func matcher(_ estimated: [NamedPose]) -> (String) -> NamedPose? {
         let estimatedByName = Dictionary(estimated.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let estimatedByStem = Dictionary(grouping: estimated) { stem($0.name) }
-        func match(_ name: String) -> NamedPose? {
+        return { name in
             if let exact = estimatedByName[name] { return exact }
             guard let same = estimatedByStem[stem(name)], same.count == 1 else { return nil }
             return same[0]
         }
-        var pairs: [(name: String, est: RigidTransform, truth: RigidTransform)] = []
-        for truth in groundTruth {
-            if let gt = truth.worldFromCamera, let est = match(truth.name)?.worldFromCamera {
-                pairs.append((truth.name, est, gt))
-            }
+    }
+
+    /// The ground-truth cameras with a registered estimate (matched as `evaluate` matches them), in
+    /// ground-truth order: the pairs a similarity alignment is fitted to.
+    public static func matchedPairs(estimated: [NamedPose], groundTruth: [NamedPose])
+        -> [(name: String, est: RigidTransform, truth: RigidTransform)]
+    {
+        let match = matcher(estimated)
+        return groundTruth.compactMap { truth in
+            guard let gt = truth.worldFromCamera, let est = match(truth.name)?.worldFromCamera else { return nil }
+            return (truth.name, est, gt)
         }
+    }
+
+    /// Scores `estimated` against `groundTruth` (every ground-truth camera counts). Cameras match by
+    /// name, or else by name without its extension when that is unambiguous: a scene whose photos
+    /// were re-encoded (`0000.jpg`) may keep ground truth named for the originals (`0000.png.camera`).
+    public static func evaluate(estimated: [NamedPose], groundTruth: [NamedPose]) throws -> PoseAccuracyReport {
+        let match = matcher(estimated)
+        let pairs = matchedPairs(estimated: estimated, groundTruth: groundTruth)
         guard pairs.count >= 3 else {
             throw PoseAccuracyError.tooFewCommonCameras(pairs.count, estimated: Array(estimated.filter { $0.worldFromCamera != nil }.map(\.name).prefix(3)),
                                                         groundTruth: Array(groundTruth.map(\.name).prefix(3)))

@@ -5,18 +5,12 @@ import ReconstructionCore
 /// Scores a reconstructed surface against a ground-truth mesh, after bringing it into the
 /// ground truth's frame with the similarity that aligns its camera centres to the true ones.
 public enum SurfaceEvaluation {
-    /// The similarity from the estimated poses' frame to the ground truth's (matched by name).
+    /// The similarity from the estimated poses' frame to the ground truth's (cameras matched as
+    /// `PoseAccuracyReport.evaluate` matches them: by name, or by name without its extension).
     public static func alignment(estimated: [NamedPose], groundTruth: [NamedPose]) -> SimilarityTransform? {
-        let truth = Dictionary(groundTruth.compactMap { p in p.worldFromCamera.map { (p.name, $0.translation) } }, uniquingKeysWith: { a, _ in a })
-        var source: [Vector3] = [], target: [Vector3] = []
-        for pose in estimated {
-            if let c = pose.worldFromCamera?.translation, let t = truth[pose.name] {
-                source.append(c)
-                target.append(t)
-            }
-        }
-        guard source.count >= 3 else { return nil }
-        return SimilarityTransform.aligning(source, onto: target)
+        let pairs = PoseAccuracyReport.matchedPairs(estimated: estimated, groundTruth: groundTruth)
+        guard pairs.count >= 3 else { return nil }
+        return SimilarityTransform.aligning(pairs.map(\.est.translation), onto: pairs.map(\.truth.translation))
     }
 
     /// `mesh` moved by `similarity` (positions; normals rotated).
