@@ -20,6 +20,17 @@ public struct PairVerifier: Sendable {
         public var minInlierRatio = 0.25
         /// RANSAC iteration cap for the fundamental matrix (seven-point samples need more draws).
         public var maxIterationsUncalibrated = 5_000
+        /// A match whose keypoint moved at most this far between two photos of the same size is
+        /// still, pixels (see `minStillMatches`).
+        public var stillMatchPixels = 2.0
+        /// When a pair has at least this many still matches, they are dropped before verification.
+        /// Something that keeps its place in the frame while the camera moves is fixed to the camera:
+        /// the backdrop of a turntable capture, a date stamp or watermark, dust on the lens. A
+        /// still match fits every essential matrix without rotation, so a crowd of them draws the
+        /// estimate towards "no rotation" and leaves the object's true motion as outliers. Two
+        /// photos of one scene from different places share a handful of still matches at most
+        /// (near the epipole), so pairs of ordinary captures keep all theirs.
+        public var minStillMatches = 20
         public init() {}
     }
 
@@ -39,18 +50,31 @@ public struct PairVerifier: Sendable {
                        intrinsics1: CameraIntrinsics, intrinsics2: CameraIntrinsics, calibrated: Bool)
         -> Result<TwoViewGeometry, Rejection>
     {
-        let matches: [(Int32, Int32)]
+        var matches: [(Int32, Int32)]
         do {
             matches = try DescriptorMatcher(options: options.matcher).match(features1.descriptors, features2.descriptors)
         } catch {
             return .failure(.estimationFailed("\(error)"))
         }
+        matches = withoutStillMatches(matches, features1, features2)
         guard matches.count >= options.minInliers else { return .failure(.tooFewMatches(matches.count)) }
 
         let candidate = TwoViewGeometry(pair: pair, keypoints1: matches.map(\.0), keypoints2: matches.map(\.1),
                                         secondFromFirst: nil, medianTriangulationAngleDegrees: nil)
         let views = Views(features1: features1, features2: features2, intrinsics1: intrinsics1, intrinsics2: intrinsics2)
         return calibrated ? essentialGeometry(candidate, views) : fundamentalGeometry(candidate, views)
+    }
+
+    /// `matches` without their still ones, when there are at least `minStillMatches` of those
+    /// (`Options.minStillMatches`); all of them otherwise, or when the photos differ in size.
+    func withoutStillMatches(_ matches: [(Int32, Int32)], _ features1: ImageFeatures, _ features2: ImageFeatures) -> [(Int32, Int32)] {
+        guard features1.imageWidth == features2.imageWidth, features1.imageHeight == features2.imageHeight else { return matches }
+        let limit = options.stillMatchPixels * options.stillMatchPixels
+        let moving = matches.filter { a, b in
+            let p = features1.position(Int(a)), q = features2.position(Int(b))
+            return (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) > limit
+        }
+        return matches.count - moving.count >= options.minStillMatches ? moving : matches
     }
 
     /// Verifies an already matched pair again with an essential matrix under new intrinsics (a
