@@ -20,17 +20,22 @@ public struct PairVerifier: Sendable {
         public var minInlierRatio = 0.25
         /// RANSAC iteration cap for the fundamental matrix (seven-point samples need more draws).
         public var maxIterationsUncalibrated = 5_000
-        /// A match whose keypoint moved at most this far between two photos of the same size is
+        /// A match whose keypoint moved at most this far between two photos of one camera is
         /// still, pixels (see `minStillMatches`).
         public var stillMatchPixels = 2.0
-        /// When a pair has at least this many still matches, they are dropped before verification.
-        /// Something that keeps its place in the frame while the camera moves is fixed to the camera:
-        /// the backdrop of a turntable capture, a date stamp or watermark, dust on the lens. A
-        /// still match fits every essential matrix without rotation, so a crowd of them draws the
-        /// estimate towards "no rotation" and leaves the object's true motion as outliers. Two
-        /// photos of one scene from different places share a handful of still matches at most
-        /// (near the epipole), so pairs of ordinary captures keep all theirs.
+        /// When a pair of photos from one camera (equal intrinsics) has at least this many still
+        /// matches, and its other matches clearly move (`minMovingMedianFraction`), the still ones
+        /// are dropped before verification. Something that keeps its place in the frame while the
+        /// rest of the scene moves across it is fixed to the camera: the backdrop of a turntable
+        /// capture, a date stamp or watermark, dust on the lens. On a turntable such matches are
+        /// most of a pair's, and RANSAC then misses the object's motion or keeps them among its
+        /// inliers. Two photos of one scene from different places share a handful of still matches
+        /// at most, and photos taken a small step apart (video frames) have no clearly moving
+        /// majority, so both keep all their matches.
         public var minStillMatches = 20
+        /// The other matches move clearly when their median displacement is at least this fraction
+        /// of the photo's diagonal (1 %: 13 px at 1024 × 768, 50 px at 4032 × 3024).
+        public var minMovingMedianFraction = 0.01
         public init() {}
     }
 
@@ -56,7 +61,7 @@ public struct PairVerifier: Sendable {
         } catch {
             return .failure(.estimationFailed("\(error)"))
         }
-        matches = withoutStillMatches(matches, features1, features2)
+        if intrinsics1 == intrinsics2 { matches = movingMatches(matches, features1: features1, features2: features2) }
         guard matches.count >= options.minInliers else { return .failure(.tooFewMatches(matches.count)) }
 
         let candidate = TwoViewGeometry(pair: pair, keypoints1: matches.map(\.0), keypoints2: matches.map(\.1),
@@ -65,16 +70,25 @@ public struct PairVerifier: Sendable {
         return calibrated ? essentialGeometry(candidate, views) : fundamentalGeometry(candidate, views)
     }
 
-    /// `matches` without their still ones, when there are at least `minStillMatches` of those
-    /// (`Options.minStillMatches`); all of them otherwise, or when the photos differ in size.
-    func withoutStillMatches(_ matches: [(Int32, Int32)], _ features1: ImageFeatures, _ features2: ImageFeatures) -> [(Int32, Int32)] {
-        guard features1.imageWidth == features2.imageWidth, features1.imageHeight == features2.imageHeight else { return matches }
-        let limit = options.stillMatchPixels * options.stillMatchPixels
-        let moving = matches.filter { a, b in
+    /// `matches` without their still ones (keypoints within `stillMatchPixels` of the same place)
+    /// when there are at least `minStillMatches` of them and the rest clearly move (median
+    /// displacement at least `minMovingMedianFraction` of the diagonal); otherwise all of them.
+    /// For photos of one camera (the caller checks that their intrinsics are equal).
+    public func movingMatches(_ matches: [(Int32, Int32)], features1: ImageFeatures, features2: ImageFeatures) -> [(Int32, Int32)] {
+        var moving: [(Int32, Int32)] = [], displacements: [Double] = []
+        for (a, b) in matches {
             let p = features1.position(Int(a)), q = features2.position(Int(b))
-            return (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) > limit
+            let d = ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+            if d > options.stillMatchPixels {
+                moving.append((a, b))
+                displacements.append(d)
+            }
         }
-        return matches.count - moving.count >= options.minStillMatches ? moving : matches
+        let diagonal = Double(features1.imageWidth * features1.imageWidth + features1.imageHeight * features1.imageHeight).squareRoot()
+        guard matches.count - moving.count >= options.minStillMatches,
+              !displacements.isEmpty, Statistics.median(displacements) >= options.minMovingMedianFraction * diagonal
+        else { return matches }
+        return moving
     }
 
     /// Verifies an already matched pair again with an essential matrix under new intrinsics (a

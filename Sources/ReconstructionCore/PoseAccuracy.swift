@@ -86,8 +86,13 @@ extension PoseAccuracyReport {
     public static func matchedPairs(estimated: [NamedPose], groundTruth: [NamedPose])
         -> [(name: String, est: RigidTransform, truth: RigidTransform)]
     {
-        let match = matcher(estimated)
-        return groundTruth.compactMap { truth in
+        pairs(groundTruth, matching: matcher(estimated))
+    }
+
+    static func pairs(_ groundTruth: [NamedPose], matching match: (String) -> NamedPose?)
+        -> [(name: String, est: RigidTransform, truth: RigidTransform)]
+    {
+        groundTruth.compactMap { truth in
             guard let gt = truth.worldFromCamera, let est = match(truth.name)?.worldFromCamera else { return nil }
             return (truth.name, est, gt)
         }
@@ -98,7 +103,7 @@ extension PoseAccuracyReport {
     /// were re-encoded (`0000.jpg`) may keep ground truth named for the originals (`0000.png.camera`).
     public static func evaluate(estimated: [NamedPose], groundTruth: [NamedPose]) throws -> PoseAccuracyReport {
         let match = matcher(estimated)
-        let pairs = matchedPairs(estimated: estimated, groundTruth: groundTruth)
+        let pairs = pairs(groundTruth, matching: match)
         guard pairs.count >= 3 else {
             throw PoseAccuracyError.tooFewCommonCameras(pairs.count, estimated: Array(estimated.filter { $0.worldFromCamera != nil }.map(\.name).prefix(3)),
                                                         groundTruth: Array(groundTruth.map(\.name).prefix(3)))
