@@ -127,6 +127,10 @@ public struct DenseRun: Sendable {
             stereo = result
             guide = result.pointCloud.positions
             for view in result.skippedViews { log("stereo gave \(view.name) no depth map: \(view.reason)") }
+            if result.stillFraction > 0 {
+                log(String(format: "stereo left out %.0f %% of the photos' pixels: they keep their place from photo to photo "
+                           + "(something fixed to the camera, such as a turntable's backdrop)", 100 * result.stillFraction))
+            }
             return result.views.map { view in
                 var input = SurfaceReconstruction.DepthInput(view)
                 input.mask = masks[view.name]  // marks an object capture; stereo already kept to the mask

@@ -5,7 +5,8 @@ import ReconstructionCore
 /// oriented, coloured point cloud.
 ///
 /// 1. Plan: source views and a depth range per view from the sparse points (`StereoViewSelection`).
-/// 2. Load: photos at the working resolution, undistorted, with their masks.
+/// 2. Load: photos at the working resolution, undistorted, with their masks; pixels that keep
+///    their place from a view to its neighbours (`StillPixels`) are masked out.
 /// 3. Photometric pass: PatchMatch per view (`DepthMapEstimator`), views in parallel.
 /// 4. Geometric pass: PatchMatch again from the photometric result, with the sources' depth maps
 ///    adding a forward-backward reprojection term (geometric consistency).
@@ -52,6 +53,8 @@ public struct DenseStereo: Sendable {
         public var coarseFillMaxCost: Float = 0.4
         public var filter = DepthConsistencyFilter.Options()
         public var fusion = DepthMapFusion.Options()
+        /// Pixels that show one texture at one place in a view and its neighbours are left out.
+        public var stillPixels = StillPixels.Options()
         /// Depth range (metres) for views the sparse points give none for (e.g. known poses and
         /// no points); such views are skipped when this is nil.
         public var fallbackDepthRange: ClosedRange<Float>?
@@ -94,6 +97,9 @@ public struct DenseStereo: Sendable {
         public var pointCloud: PointCloud
         /// Wall time per stage, seconds.
         public var stageSeconds: [Stage: Double]
+        /// Fraction of the views' pixels left out as still (`StillPixels`): what keeps its place
+        /// from a photo to its neighbours, such as a turntable's backdrop.
+        public var stillFraction: Double = 0
     }
 
     public enum DenseStereoError: Error, CustomStringConvertible {
@@ -166,7 +172,8 @@ public struct DenseStereo: Sendable {
         }
         var images = [StereoImage?](repeating: nil, count: views.count)
         for (n, v) in needed.enumerated() { images[v] = loadedList[n] }
-        let loaded = images
+        // What keeps its place in every photo (a turntable's backdrop) is no surface: left out.
+        let (loaded, stillFraction) = timed(.loading) { withoutStillPixels(images, active: active, plans: plans, workers: workers) }
 
         // PatchMatch passes, one view at a time with all workers inside the kernel (its
         // checkerboard rows share out evenly, so no core idles at the end of a pass). Each pass
@@ -273,6 +280,7 @@ public struct DenseStereo: Sendable {
 
         let cloud = timed(.fusion) { DepthMapFusion(options: options.fusion).fuse(filtered) }
         progress(Progress(stage: .fusion, fraction: 1))
-        return Result(views: filtered, inputIndices: active, skippedViews: skipped, pointCloud: cloud, stageSeconds: seconds)
+        return Result(views: filtered, inputIndices: active, skippedViews: skipped, pointCloud: cloud, stageSeconds: seconds,
+                      stillFraction: stillFraction)
     }
 }

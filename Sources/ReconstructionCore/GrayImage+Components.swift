@@ -3,6 +3,25 @@ extension GrayImage {
     /// with at least `minimumFraction` of the largest region's pixels stay (as they were); the
     /// rest become 0. Speckles a depth map leaves around an object go; the object stays whole.
     public func keepingLargeComponents(minimumFraction: Double) -> GrayImage {
+        let (label, sizes) = components()
+        guard let largest = sizes.max() else { return self }
+        return keeping(label, sizes, atLeast: Double(largest) * minimumFraction)
+    }
+
+    /// The mask without its regions (8-connected, non-zero) of fewer than `minimumPixels` pixels.
+    public func keepingComponents(ofAtLeast minimumPixels: Int) -> GrayImage {
+        let (label, sizes) = components()
+        return keeping(label, sizes, atLeast: Double(minimumPixels))
+    }
+
+    private func keeping(_ label: [Int32], _ sizes: [Int], atLeast minimum: Double) -> GrayImage {
+        var out = self
+        for i in pixels.indices where label[i] >= 0 && Double(sizes[Int(label[i])]) < minimum { out.pixels[i] = 0 }
+        return out
+    }
+
+    /// Each pixel's region (-1 for zero pixels) and each region's size.
+    private func components() -> (label: [Int32], sizes: [Int]) {
         var label = [Int32](repeating: -1, count: pixels.count)
         var sizes: [Int] = []
         var stack: [Int] = []
@@ -30,11 +49,7 @@ extension GrayImage {
             }
             sizes.append(size)
         }
-        guard let largest = sizes.max() else { return self }
-        let minimum = Double(largest) * minimumFraction
-        var out = self
-        for i in pixels.indices where label[i] >= 0 && Double(sizes[Int(label[i])]) < minimum { out.pixels[i] = 0 }
-        return out
+        return (label, sizes)
     }
 }
 

@@ -198,11 +198,3 @@ final class ObjectIsolationTests: XCTestCase {
         XCTAssertGreaterThan(room.box.diagonal / room.cameraDistance, 3 * truth, "object masking off: the room's points")
     }
 }
-
-/// Log lines collected from another thread.
-private final class Messages: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    var lines: [String] { lock.withLock { stored } }
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
-}
