@@ -10,9 +10,22 @@ a camera on a tripod. Used for Benchmarks/pose-still-backdrop.md.
     photogrammetry poses OUT/images -o POSES --intrinsics-file OUT/images/K.txt
     photogrammetry evaluate-poses --ground-truth VASE POSES
 
+With --disc R (metres), the object stands on a disc of radius R that turns with it: pixels
+whose ray meets the floor (z = 0 in the capture's frame) within R of the vertical axis keep the
+rendered floor (use `--surroundings room` for a textured one). The disc comes from the true
+poses in SRC/../ground_truth/poses.json.
+
+    photogrammetry synth textured-vase -o ROOM --views 24 --size 640x480 --format png --surroundings room
+    python3 Scripts/benchmark/still_backdrop.py ROOM/images OUT/images --disc 0.25
+    photogrammetry reconstruct OUT/images -o MESH.ply --intrinsics-file OUT/images/K.txt \
+        --poses-output POSES --stereo-image-size 480
+    photogrammetry evaluate --ground-truth ROOM --poses POSES/poses.json --surface MESH.ply
+
 Reads NNNN.png and NNNN_mask.png from SRC, writes NNNN.jpg (quality 95) and K.txt to DST: the
 photos only, no masks (as from a phone). Needs numpy and Pillow.
 """
+
+import json
 
 import argparse
 import shutil
@@ -20,7 +33,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
 
 def backdrop(width: int, height: int, seed: int) -> np.ndarray:
@@ -34,11 +47,39 @@ def backdrop(width: int, height: int, seed: int) -> np.ndarray:
     return np.clip(total, 0, 255)
 
 
+def rotation(q):
+    """Rotation matrix of a unit quaternion [w, x, y, z]."""
+    w, x, y, z = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def disc_masks(src: Path, radius: float, size) -> dict:
+    """Per photo stem, the disc on the floor as the true camera sees it (L image, 255 inside)."""
+    poses_path = src.parent / "ground_truth" / "poses.json"
+    if not poses_path.exists():
+        raise SystemExit(f"error: {poses_path}: missing (--disc needs the capture's ground truth)")
+    masks = {}
+    angles = np.linspace(0, 2 * np.pi, 256, endpoint=False)
+    rim = np.stack([radius * np.cos(angles), radius * np.sin(angles), np.zeros_like(angles)], 1)
+    for image in json.loads(poses_path.read_text())["images"]:
+        k, r, c = image["intrinsics"], rotation(image["rotation"]), np.array(image["translation"])
+        camera = (rim - c) @ r  # each row: R^T (X - C), camera-to-world R
+        u = k["fx"] * camera[:, 0] / camera[:, 2] + k["cx"]
+        v = k["fy"] * camera[:, 1] / camera[:, 2] + k["cy"]
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).polygon(list(zip(u, v)), fill=255)
+        masks[Path(image["file"]).stem] = np.asarray(mask, np.float32)
+    return masks
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("src", type=Path, help="images/ of a `photogrammetry synth` capture written with --format png")
     parser.add_argument("dst", type=Path, help="folder for the turntable photos (created)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the backdrop's texture (default 7)")
+    parser.add_argument("--disc", type=float, help="radius in metres of a turning disc under the object (see above)")
     args = parser.parse_args()
 
     photos = sorted(p for p in args.src.glob("*.png") if "_" not in p.stem)
@@ -48,13 +89,17 @@ def main() -> int:
     args.dst.mkdir(parents=True, exist_ok=True)
     width, height = Image.open(photos[0]).size
     still = backdrop(width, height, args.seed)
+    discs = disc_masks(args.src, args.disc, (width, height)) if args.disc else {}
     for photo in photos:
         mask_path = photo.with_name(photo.stem + "_mask.png")
         if not mask_path.exists():
             print(f"error: {mask_path}: missing (write the capture without --photos-only)", file=sys.stderr)
             return 1
         image = np.asarray(Image.open(photo).convert("RGB"), np.float32)
-        mask = np.asarray(Image.open(mask_path).convert("L").resize((width, height)), np.float32)[..., None] / 255
+        mask = np.asarray(Image.open(mask_path).convert("L").resize((width, height)), np.float32)
+        if photo.stem in discs:
+            mask = np.maximum(mask, discs[photo.stem])
+        mask = mask[..., None] / 255
         out = image * mask + still * (1 - mask)
         Image.fromarray(out.astype(np.uint8)).save(args.dst / (photo.stem + ".jpg"), quality=95)
     shutil.copy(args.src / "K.txt", args.dst / "K.txt")

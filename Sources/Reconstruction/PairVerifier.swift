@@ -36,6 +36,11 @@ public struct PairVerifier: Sendable {
         /// The other matches move clearly when their median displacement is at least this fraction
         /// of the photo's diagonal (1 %: 13 px at 1024 × 768, 50 px at 4032 × 3024).
         public var minMovingMedianFraction = 0.01
+        /// Still matches are dropped only when they are at least this fraction of the pair's: the
+        /// backdrop dominates. Where both cameras aim at one point of a surface, the surface
+        /// around it keeps its place in both photos (its displacement grows with the square of
+        /// the distance from the point) and gives a few percent of still matches of its own.
+        public var minStillFraction = 0.25
         public init() {}
     }
 
@@ -71,8 +76,9 @@ public struct PairVerifier: Sendable {
     }
 
     /// `matches` without their still ones (keypoints within `stillMatchPixels` of the same place)
-    /// when there are at least `minStillMatches` of them and the rest clearly move (median
-    /// displacement at least `minMovingMedianFraction` of the diagonal); otherwise all of them.
+    /// when there are at least `minStillMatches` of them, they are at least `minStillFraction` of
+    /// the matches, and the rest clearly move (median displacement at least
+    /// `minMovingMedianFraction` of the diagonal); otherwise all of them.
     /// For photos of one camera (the caller checks that their intrinsics are equal).
     public func movingMatches(_ matches: [(Int32, Int32)], features1: ImageFeatures, features2: ImageFeatures) -> [(Int32, Int32)] {
         var moving: [(Int32, Int32)] = [], displacements: [Double] = []
@@ -85,7 +91,8 @@ public struct PairVerifier: Sendable {
             }
         }
         let diagonal = Double(features1.imageWidth * features1.imageWidth + features1.imageHeight * features1.imageHeight).squareRoot()
-        guard matches.count - moving.count >= options.minStillMatches,
+        let still = matches.count - moving.count
+        guard still >= options.minStillMatches, Double(still) >= options.minStillFraction * Double(matches.count),
               !displacements.isEmpty, Statistics.median(displacements) >= options.minMovingMedianFraction * diagonal
         else { return matches }
         return moving

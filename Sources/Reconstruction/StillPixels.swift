@@ -10,7 +10,8 @@ import ReconstructionCore
 /// `minAgreeingSources` of its neighbours (photos of the same size and intrinsics) correlate at
 /// `minCorrelation` or more with both windows textured. Two photos of a scene from different
 /// places rarely show one texture at one place. A repeated texture whose period matches one
-/// neighbour's disparity can, so one neighbour alone never marks a pixel.
+/// neighbour's disparity can, so one neighbour alone never marks a pixel. And the still pixels
+/// must cover a quarter of the photo (`minStillFraction`).
 public struct StillPixels: Sendable {
     public struct Options: Sendable, Equatable {
         /// Look for still pixels at all.
@@ -30,6 +31,13 @@ public struct StillPixels: Sendable {
         /// Still regions smaller than this fraction of the image are dropped: a backdrop is one
         /// large region, while a few windows of a scene that happen to look alike are specks.
         public var minRegionFraction = 0.001
+        /// Pixels are left out only when at least this fraction of the photo is still: something
+        /// fixed to the camera that dominates the frame. A scene can look still over a patch of
+        /// its own: where cameras all aim at one point of a surface, the surface around that
+        /// point keeps its place in every photo (its disparity grows with the square of the
+        /// distance from the point), over up to a tenth of the photo when the neighbours are a
+        /// few degrees apart.
+        public var minStillFraction = 0.25
         public init() {}
     }
 
@@ -72,7 +80,8 @@ public struct StillPixels: Sendable {
         let still = GrayImage(width: width, height: height,
                               pixels: agreeing.map { Int($0) >= options.minAgreeingSources ? 255 : 0 })
             .keepingComponents(ofAtLeast: Int((options.minRegionFraction * Double(width * height)).rounded(.up)))
-        return still.pixels.contains { $0 != 0 } ? still : nil
+        let count = still.pixels.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
+        return count > 0 && Double(count) >= options.minStillFraction * Double(width * height) ? still : nil
     }
 
     /// Per pixel, whether its window's texture runs in two directions: the smaller eigenvalue of

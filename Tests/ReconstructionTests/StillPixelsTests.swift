@@ -60,17 +60,32 @@ final class StillPixelsTests: XCTestCase {
         XCTAssertEqual(stillCount(noTwoWayTest.mask(reference: stripes, sources: [stripes, stripes])), width * height)
     }
 
-    /// Places that happen to look alike are specks and are dropped; a backdrop is a region.
-    func testSpecksAreDroppedAndRegionsKept() throws {
+    /// `reference` with two sources that show it unchanged only within a square of `side`
+    /// pixels at (20, 20).
+    func sources(_ reference: [UInt8], matchingWithin side: Int) -> [GrayImage] {
+        let outside: (Int, Int) -> Bool = { x, y in !(x >= 20 && x < 20 + side && y >= 20 && y < 20 + side) }
+        return [image(replacing(reference, from: texture(seed: 5), where: outside)),
+                image(replacing(reference, from: texture(seed: 6), where: outside))]
+    }
+
+    /// Places that happen to look alike are specks and are dropped.
+    func testSpecksAreDropped() {
         let reference = texture(seed: 1)
-        func sources(matchingWithin side: Int) -> [GrayImage] {
-            let inside: (Int, Int) -> Bool = { x, y in !(x >= 50 && x < 50 + side && y >= 50 && y < 50 + side) }
-            return [image(replacing(reference, from: texture(seed: 5), where: inside)),
-                    image(replacing(reference, from: texture(seed: 6), where: inside))]
-        }
         // 10 × 10 alike: about 16 still pixels, under 0.1 % of 32 000.
-        XCTAssertNil(StillPixels().mask(reference: image(reference), sources: sources(matchingWithin: 10)))
-        let region = try XCTUnwrap(StillPixels().mask(reference: image(reference), sources: sources(matchingWithin: 40)))
-        XCTAssertGreaterThan(stillCount(region), 30 * 30)
+        var anyFraction = StillPixels()
+        anyFraction.options.minStillFraction = 0
+        XCTAssertNil(anyFraction.mask(reference: image(reference), sources: sources(reference, matchingWithin: 10)))
+        XCTAssertNotNil(anyFraction.mask(reference: image(reference), sources: sources(reference, matchingWithin: 40)))
+    }
+
+    /// A still region is left out when it covers a quarter of the photo, as a backdrop does, and
+    /// not when it is a patch of the scene (around the point the cameras aim at).
+    func testOnlyAStillQuarterOfThePhotoIsLeftOut() throws {
+        let reference = texture(seed: 1)
+        // 60 × 60 alike: about 2 900 still pixels, 9 % of the photo.
+        XCTAssertNil(StillPixels().mask(reference: image(reference), sources: sources(reference, matchingWithin: 60)))
+        // 100 × 100 alike: about 8 800, 28 %.
+        let backdrop = try XCTUnwrap(StillPixels().mask(reference: image(reference), sources: sources(reference, matchingWithin: 100)))
+        XCTAssertGreaterThan(stillCount(backdrop), width * height / 4)
     }
 }
