@@ -24,14 +24,15 @@ public struct PairVerifier: Sendable {
         /// still, pixels (see `minStillMatches`).
         public var stillMatchPixels = 2.0
         /// When a pair of photos from one camera (equal intrinsics) has at least this many still
-        /// matches, and its other matches clearly move (`minMovingMedianFraction`), the still ones
-        /// are dropped before verification. Something that keeps its place in the frame while the
-        /// rest of the scene moves across it is fixed to the camera: the backdrop of a turntable
-        /// capture, a date stamp or watermark, dust on the lens. On a turntable such matches are
-        /// most of a pair's, and RANSAC then misses the object's motion or keeps them among its
-        /// inliers. Two photos of one scene from different places share a handful of still matches
-        /// at most, and photos taken a small step apart (video frames) have no clearly moving
-        /// majority, so both keep all their matches.
+        /// matches, they are a large share of its matches (`minStillFraction`) and its other
+        /// matches clearly move (`minMovingMedianFraction`), the still ones are dropped before
+        /// verification. Something that keeps its place in the frame while the rest of the scene
+        /// moves across it is fixed to the camera: the backdrop of a turntable capture, a date
+        /// stamp or watermark, dust on the lens. On a turntable such matches are most of a pair's,
+        /// and RANSAC then misses the object's motion or keeps them among its inliers. Two photos
+        /// of one scene from different places share a few percent of still matches at most, and
+        /// photos taken a small step apart (video frames) have no clearly moving majority, so both
+        /// keep all their matches.
         public var minStillMatches = 20
         /// The other matches move clearly when their median displacement is at least this fraction
         /// of the photo's diagonal (1 %: 13 px at 1024 × 768, 50 px at 4032 × 3024).
