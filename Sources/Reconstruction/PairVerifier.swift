@@ -27,9 +27,10 @@ public struct PairVerifier: Sendable {
         /// matches, they are a large share of its matches (`minStillFraction`) and its other
         /// matches clearly move (`minMovingMedianFraction`), the still ones are dropped before
         /// verification. Something that keeps its place in the frame while the rest of the scene
-        /// moves across it is fixed to the camera: the backdrop of a turntable capture, a date
-        /// stamp or watermark, dust on the lens. On a turntable such matches are most of a pair's,
-        /// and RANSAC then misses the object's motion or keeps them among its inliers. Two photos
+        /// moves across it is fixed to the camera, such as the backdrop of a turntable capture. On
+        /// a turntable such matches are most of a pair's, and RANSAC then misses the object's
+        /// motion or keeps them among its inliers. (A small date stamp gives a few still matches,
+        /// which stay and fail verification as outliers.) Two photos
         /// of one scene from different places share a few percent of still matches at most, and
         /// photos taken a small step apart (video frames) have no clearly moving majority, so both
         /// keep all their matches.

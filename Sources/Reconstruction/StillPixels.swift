@@ -2,9 +2,9 @@ import ReconstructionCore
 
 /// Pixels that show the same texture at the same place in a photo and in its stereo neighbours:
 /// whatever they show is fixed to the camera, not to the scene (the backdrop of a turntable
-/// capture, a date stamp). Stereo leaves them out. Matched there, they give depths where the
-/// neighbours' rays happen to cross, which no surface has. The pixel-level counterpart of the
-/// still matches `PairVerifier` drops.
+/// capture). Stereo leaves them out. Matched there, they give depths where the neighbours' rays
+/// happen to cross, which no surface has. The pixel-level counterpart of the still matches
+/// `PairVerifier` drops.
 ///
 /// A pixel is still when, over the window around it, its photo and at least
 /// `minAgreeingSources` of its neighbours (photos of the same size and intrinsics) correlate at

@@ -2,8 +2,8 @@ import Reconstruction
 import ReconstructionCore
 import XCTest
 
-/// Matches that keep their place in the frame while the camera moves (a turntable's backdrop, a
-/// date stamp) are dropped before a pair is verified, so the relative pose is the object's.
+/// Matches that keep their place in the frame while the camera moves (a turntable's backdrop)
+/// are dropped before a pair is verified, so the relative pose is the object's.
 final class PairVerifierStillMatchesTests: XCTestCase {
     /// Two photos of a point cloud 14° apart on an arc (`SyntheticScene`), 0.3 px of keypoint
     /// noise, and `stillCount` keypoints at the same places in both photos (0.2 px of noise).
