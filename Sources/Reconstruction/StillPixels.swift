@@ -45,7 +45,8 @@ public struct StillPixels: Sendable {
     public init(options: Options = Options()) { self.options = options }
 
     /// 255 where `reference` is still against `sources` (images of its size), else 0; nil when
-    /// fewer than `minAgreeingSources` sources have its size or no pixel is still.
+    /// fewer than `minAgreeingSources` sources have its size, or the still pixels cover less than
+    /// `minStillFraction` of it.
     public func mask(reference: GrayImage, sources: [GrayImage]) -> GrayImage? {
         let width = reference.width, height = reference.height
         let comparable = sources.filter { $0.width == width && $0.height == height }
