@@ -51,12 +51,11 @@ public struct StillPixels: Sendable {
         let width = reference.width, height = reference.height
         let comparable = sources.filter { $0.width == width && $0.height == height }
         guard options.enabled, options.minAgreeingSources > 0, comparable.count >= options.minAgreeingSources else { return nil }
-        let r = options.windowRadius
-        func window(_ x: Int, _ y: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
-            (max(0, x - r), max(0, y - r), min(width, x + r + 1), min(height, y + r + 1))
-        }
         let ref = reference.pixels
         let pinned = pinnedWindows(reference)
+        // Still pixels are pinned ones: too few of those, and the neighbours need not be read.
+        let minStill = options.minStillFraction * Double(width * height)
+        guard Double(pinned.reduce(0) { $0 + ($1 ? 1 : 0) }) >= minStill else { return nil }
         let a = SummedArea(width: width, height: height) { Int(ref[$0]) }
         let aa = SummedArea(width: width, height: height) { Int(ref[$0]) * Int(ref[$0]) }
         let minVariance = options.minTexture * options.minTexture
@@ -68,7 +67,7 @@ public struct StillPixels: Sendable {
             let ab = SummedArea(width: width, height: height) { Int(ref[$0]) * Int(src[$0]) }
             for y in 0..<height {
                 for x in 0..<width where pinned[y * width + x] {
-                    let w = window(x, y)
+                    let w = window(x, y, width: width, height: height)
                     let n = Double((w.y1 - w.y0) * (w.x1 - w.x0))
                     let sa = Double(a.sum(w)), sb = Double(b.sum(w))
                     let varA = Double(aa.sum(w)) - sa * sa / n, varB = Double(bb.sum(w)) - sb * sb / n
@@ -82,7 +81,7 @@ public struct StillPixels: Sendable {
                               pixels: agreeing.map { Int($0) >= options.minAgreeingSources ? 255 : 0 })
             .keepingComponents(ofAtLeast: Int((options.minRegionFraction * Double(width * height)).rounded(.up)))
         let count = still.pixels.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
-        return count > 0 && Double(count) >= options.minStillFraction * Double(width * height) ? still : nil
+        return count > 0 && Double(count) >= minStill ? still : nil
     }
 
     /// Per pixel, whether its window's texture runs in two directions: the smaller eigenvalue of
@@ -91,26 +90,32 @@ public struct StillPixels: Sendable {
     /// still in all of them; only texture in two directions pins a place.
     func pinnedWindows(_ image: GrayImage) -> [Bool] {
         let width = image.width, height = image.height, p = image.pixels
-        func gradient(_ i: Int) -> (Int, Int) {
-            let x = i % width, y = i / width
-            let gx = Int(p[y * width + min(width - 1, x + 1)]) - Int(p[y * width + max(0, x - 1)])
-            let gy = Int(p[min(height - 1, y + 1) * width + x]) - Int(p[max(0, y - 1) * width + x])
-            return (gx, gy)
+        var gx = [Int](repeating: 0, count: width * height), gy = gx
+        for y in 0..<height {
+            for x in 0..<width {
+                gx[y * width + x] = Int(p[y * width + min(width - 1, x + 1)]) - Int(p[y * width + max(0, x - 1)])
+                gy[y * width + x] = Int(p[min(height - 1, y + 1) * width + x]) - Int(p[max(0, y - 1) * width + x])
+            }
         }
-        let xx = SummedArea(width: width, height: height) { let g = gradient($0); return g.0 * g.0 }
-        let yy = SummedArea(width: width, height: height) { let g = gradient($0); return g.1 * g.1 }
-        let xy = SummedArea(width: width, height: height) { let g = gradient($0); return g.0 * g.1 }
-        let r = options.windowRadius
+        let xx = SummedArea(width: width, height: height) { gx[$0] * gx[$0] }
+        let yy = SummedArea(width: width, height: height) { gy[$0] * gy[$0] }
+        let xy = SummedArea(width: width, height: height) { gx[$0] * gy[$0] }
         var pinned = [Bool](repeating: false, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
-                let w = (x0: max(0, x - r), y0: max(0, y - r), x1: min(width, x + r + 1), y1: min(height, y + r + 1))
+                let w = window(x, y, width: width, height: height)
                 let a = Double(xx.sum(w)), b = Double(yy.sum(w)), c = Double(xy.sum(w))
                 let mean = (a + b) / 2, spread = (((a - b) / 2) * ((a - b) / 2) + c * c).squareRoot()
                 pinned[y * width + x] = mean > 0 && mean - spread >= options.minTwoWayRatio * (mean + spread)
             }
         }
         return pinned
+    }
+
+    /// The correlation window around (x, y), cut at the image's border: columns `x0..<x1`, rows `y0..<y1`.
+    func window(_ x: Int, _ y: Int, width: Int, height: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let r = options.windowRadius
+        return (max(0, x - r), max(0, y - r), min(width, x + r + 1), min(height, y + r + 1))
     }
 
     /// A summed-area table: sums of per-pixel values over any box in constant time.
