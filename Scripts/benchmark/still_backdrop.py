@@ -21,14 +21,22 @@ poses in SRC/../ground_truth/poses.json.
         --poses-output POSES --stereo-image-size 480
     photogrammetry evaluate --ground-truth ROOM --poses POSES/poses.json --surface MESH.ply
 
+With --crop WxH, each photo is cut to its central W×H pixels after the backdrop is painted and
+K.txt's principal point moves with the cut: the same capture through a longer lens, so that the
+object fills most of the frame (render at a larger --size first). The true poses still hold.
+
+    photogrammetry synth textured-vase -o BIG --views 24 --size 1600x1200 --format png --surroundings room
+    python3 Scripts/benchmark/still_backdrop.py BIG/images OUT/images --disc 0.25 --crop 480x360
+
+With --grey, the backdrop is flat grey instead: nothing behind the object to match, the control
+for what the texture of a still backdrop does.
+
 Reads NNNN.png and NNNN_mask.png from SRC, writes NNNN.jpg (quality 95) and K.txt to DST: the
 photos only, no masks (as from a phone). Needs numpy and Pillow.
 """
 
-import json
-
 import argparse
-import shutil
+import json
 import sys
 from pathlib import Path
 
@@ -74,21 +82,36 @@ def disc_masks(src: Path, radius: float, size) -> dict:
     return masks
 
 
+def crop_box(text: str, width: int, height: int):
+    """The central box (left, top, right, bottom) of a WxH crop."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"error: --crop {text}: expected WxH, such as 480x360")
+    if not (0 < w <= width and 0 < h <= height):
+        raise SystemExit(f"error: --crop {text}: must fit in the {width}x{height} photos")
+    left, top = (width - w) // 2, (height - h) // 2
+    return left, top, left + w, top + h
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("src", type=Path, help="images/ of a `photogrammetry synth` capture written with --format png")
     parser.add_argument("dst", type=Path, help="folder for the turntable photos (created)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the backdrop's texture (default 7)")
     parser.add_argument("--disc", type=float, help="radius in metres of a turning disc under the object (see above)")
+    parser.add_argument("--crop", help="WxH: keep each photo's central W×H pixels (see above)")
+    parser.add_argument("--grey", action="store_true", help="a flat grey backdrop instead of the textured one (see above)")
     args = parser.parse_args()
 
     photos = sorted(p for p in args.src.glob("*.png") if "_" not in p.stem)
     if not photos:
         print(f"error: {args.src}: no NNNN.png photos (write the capture with --format png)", file=sys.stderr)
         return 1
-    args.dst.mkdir(parents=True, exist_ok=True)
     width, height = Image.open(photos[0]).size
-    still = backdrop(width, height, args.seed)
+    box = crop_box(args.crop, width, height) if args.crop else (0, 0, width, height)
+    args.dst.mkdir(parents=True, exist_ok=True)
+    still = np.full((height, width, 3), 128, np.float32) if args.grey else backdrop(width, height, args.seed)
     discs = disc_masks(args.src, args.disc, (width, height)) if args.disc else {}
     for photo in photos:
         mask_path = photo.with_name(photo.stem + "_mask.png")
@@ -101,8 +124,11 @@ def main() -> int:
             mask = np.maximum(mask, discs[photo.stem])
         mask = mask[..., None] / 255
         out = image * mask + still * (1 - mask)
-        Image.fromarray(out.astype(np.uint8)).save(args.dst / (photo.stem + ".jpg"), quality=95)
-    shutil.copy(args.src / "K.txt", args.dst / "K.txt")
+        Image.fromarray(out.astype(np.uint8)).crop(box).save(args.dst / (photo.stem + ".jpg"), quality=95)
+    k = np.loadtxt(args.src / "K.txt").reshape(3, 3)
+    k[0, 2] -= box[0]
+    k[1, 2] -= box[1]
+    np.savetxt(args.dst / "K.txt", k, fmt="%.10g")
     print(f"wrote {len(photos)} photos with a still backdrop to {args.dst}")
     return 0
 
