@@ -24,6 +24,17 @@ public struct StereoViewSelection: Sendable {
         /// Without sparse points: candidate source views look at most this far away from the
         /// reference's viewing direction, degrees.
         public var maxViewingAngleDegrees: Double = 60
+        /// A view with fewer sources than this within the triangulation angles above takes the
+        /// best of the views up to `widestTriangulationAngleDegrees` too, until it has this many
+        /// (never more than `maxSourceViews`); they follow its own sources in `Plan.sources`.
+        /// Depth needs two neighbours to agree (`DepthConsistencyFilter`), so a view with one
+        /// source keeps none. Photos 45° apart round an object see its points at 45–50°: in a
+        /// capture whose lowest orbit has 8 photos, some of that orbit's views had one source, and
+        /// the object's foot, which the orbits above see hidden behind its belly, had no depth.
+        public var minSourceViews = 4
+        /// Largest triangulation angle of those added sources, degrees (equal to
+        /// `maxTriangulationAngleDegrees` or less turns the filling off).
+        public var widestTriangulationAngleDegrees: Double = 60
         public init() {}
     }
 
@@ -39,7 +50,8 @@ public struct StereoViewSelection: Sendable {
 
     /// The plan for one reference view.
     public struct Plan: Sendable, Equatable {
-        /// Source view indices, best first (empty: the view gets no depth map).
+        /// Source view indices, best first, then any added by `minSourceViews` (empty: the view
+        /// gets no depth map).
         public var sources: [Int]
         /// Depth range (metres along the view's z axis), nil when the scene gives none.
         public var depthRange: ClosedRange<Float>?
@@ -72,9 +84,10 @@ public struct StereoViewSelection: Sendable {
         }
     }
 
-    /// Score of one triangulation angle (degrees).
-    func angleScore(_ degrees: Double) -> Double {
-        let low = options.minTriangulationAngleDegrees, high = options.maxTriangulationAngleDegrees
+    /// Score of one triangulation angle (degrees), 0 outside `minTriangulationAngleDegrees`…`high`
+    /// (`maxTriangulationAngleDegrees` unless given).
+    func angleScore(_ degrees: Double, high: Double? = nil) -> Double {
+        let low = options.minTriangulationAngleDegrees, high = high ?? options.maxTriangulationAngleDegrees
         guard degrees >= low, degrees <= high else { return 0 }
         let preferred = min(max(options.preferredTriangulationAngleDegrees, low), high)
         let sigma = max(1e-3, (degrees < preferred ? preferred - low : high - preferred) / 3)
@@ -83,32 +96,49 @@ public struct StereoViewSelection: Sendable {
     }
 
     private func sparseSources(of r: Int, centres: [Vector3], points: [DenseStereo.SparsePoint], observed: [Int]) -> [Int] {
-        var score = [Double](repeating: 0, count: centres.count)
-        var shared = [Int](repeating: 0, count: centres.count)
-        for p in observed {
-            let x = points[p].position
-            let rayR = (centres[r] - x).normalized
-            for v in Set(points[p].viewIndices) where v != r && centres.indices.contains(v) {
-                let rayV = (centres[v] - x).normalized
-                let degrees = acos(max(-1, min(1, rayR.dot(rayV)))) * 180 / Double.pi
-                let s = angleScore(degrees)
-                if s > 0 {
-                    score[v] += s
-                    shared[v] += 1
+        func ranked(high: Double, relativeToBest: Bool) -> [Int] {
+            var score = [Double](repeating: 0, count: centres.count)
+            var shared = [Int](repeating: 0, count: centres.count)
+            for p in observed {
+                let x = points[p].position
+                let rayR = (centres[r] - x).normalized
+                for v in Set(points[p].viewIndices) where v != r && centres.indices.contains(v) {
+                    let rayV = (centres[v] - x).normalized
+                    let s = angleScore(acos(max(-1, min(1, rayR.dot(rayV)))) * 180 / Double.pi, high: high)
+                    if s > 0 {
+                        score[v] += s
+                        shared[v] += 1
+                    }
                 }
             }
+            let best = score.max() ?? 0
+            guard best > 0 else { return [] }
+            return score.indices
+                .filter { $0 != r && shared[$0] >= options.minSharedPoints && (!relativeToBest || score[$0] >= options.minRelativeScore * best) }
+                .sorted { score[$0] > score[$1] }
         }
-        let best = score.max() ?? 0
-        guard best > 0 else { return [] }
-        return score.indices
-            .filter { $0 != r && shared[$0] >= options.minSharedPoints && score[$0] >= options.minRelativeScore * best }
-            .sorted { score[$0] > score[$1] }
-            .prefix(options.maxSourceViews).map { $0 }
+        return filled(Array(ranked(high: options.maxTriangulationAngleDegrees, relativeToBest: true).prefix(options.maxSourceViews))) {
+            ranked(high: options.widestTriangulationAngleDegrees, relativeToBest: false)
+        }
+    }
+
+    /// `sources`, followed, when they are fewer than `minSourceViews`, by the best of `wider`
+    /// (the candidates up to `widestTriangulationAngleDegrees`, best first) until there are.
+    private func filled(_ sources: [Int], wider: () -> [Int]) -> [Int] {
+        let wanted = min(options.minSourceViews, options.maxSourceViews)
+        guard sources.count < wanted, options.widestTriangulationAngleDegrees > options.maxTriangulationAngleDegrees else { return sources }
+        return sources + wider().filter { !sources.contains($0) }.prefix(wanted - sources.count)
     }
 
     /// Without points: views whose direction is close to the reference's, scored by the
     /// triangulation angle at the point `depth` ahead of the reference, which they must see.
     private func geometricSources(of r: Int, cameras: [Camera], depth: Double) -> [Int] {
+        filled(geometricSources(of: r, cameras: cameras, depth: depth, high: options.maxTriangulationAngleDegrees)) {
+            geometricSources(of: r, cameras: cameras, depth: depth, high: options.widestTriangulationAngleDegrees)
+        }
+    }
+
+    private func geometricSources(of r: Int, cameras: [Camera], depth: Double, high: Double) -> [Int] {
         let reference = cameras[r].worldFromCamera
         let axis = reference.rotation.column(2)
         let target = reference.translation + depth * axis
@@ -123,7 +153,7 @@ public struct StereoViewSelection: Sendable {
                   pixel.x >= 0, pixel.y >= 0, pixel.x <= Double(cameras[v].intrinsics.width),
                   pixel.y <= Double(cameras[v].intrinsics.height) else { continue }
             let a = (reference.translation - target).normalized, b = (pose.translation - target).normalized
-            let s = angleScore(acos(max(-1, min(1, a.dot(b)))) * 180 / Double.pi)
+            let s = angleScore(acos(max(-1, min(1, a.dot(b)))) * 180 / Double.pi, high: high)
             if s > 0 { scored.append((v, s)) }
         }
         return scored.sorted { $0.score > $1.score }.prefix(options.maxSourceViews).map(\.view)
