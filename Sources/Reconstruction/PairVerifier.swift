@@ -30,10 +30,9 @@ public struct PairVerifier: Sendable {
         /// moves across it is fixed to the camera, such as the backdrop of a turntable capture. On
         /// a turntable such matches are most of a pair's, and RANSAC then misses the object's
         /// motion or keeps them among its inliers. (A small date stamp gives a few still matches,
-        /// which stay and fail verification as outliers.) Two photos
-        /// of one scene from different places share a few percent of still matches at most, and
-        /// photos taken a small step apart (video frames) have no clearly moving majority, so both
-        /// keep all their matches.
+        /// which stay and fail verification as outliers.) Two photos of one scene from different
+        /// places share a few percent of still matches at most, and photos taken a small step
+        /// apart (video frames) have no clearly moving majority, so both keep all their matches.
         public var minStillMatches = 20
         /// The other matches move clearly when their median displacement is at least this fraction
         /// of the photo's diagonal (1 %: 13 px at 1024 × 768, 50 px at 4032 × 3024).
