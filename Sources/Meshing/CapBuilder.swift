@@ -1,3 +1,4 @@
+import Foundation
 import ReconstructionCore
 
 /// Closes one boundary loop on a plane: a skirt from the loop down to the plane, and a refined
@@ -9,6 +10,10 @@ struct CapBuilder {
     let edgeLength: Float
     /// Most vertices the cap may add.
     let maximumVertices: Int
+    /// Whether the depth maps show a point empty; nil: the skirt drops straight onto the plane.
+    var showsEmpty: (@Sendable (SIMD3<Float>) -> Bool)? = nil
+    /// Farthest a skirt's foot is drawn in, as a fraction of its distance to the loop's centre.
+    var maximumPullFraction: Float = 0.5
 
     /// Appends the skirt and cap of `loop` (in `boundaryLoops` order) to `mesh`; the number of
     /// triangles added to each, or nil (nothing added) when the loop, seen along the plane's
@@ -17,7 +22,7 @@ struct CapBuilder {
         let (u, v) = plane.basis
         let snap = 0.3 * edgeLength
         // The dropped polygon first, to check its orientation before touching the mesh.
-        let dropped = loop.map { plane.projected(mesh.positions[Int($0)]) }
+        let dropped = feet(of: loop.map { mesh.positions[Int($0)] }, snap: snap)
         let polygon = dropped.map { SIMD2<Double>(Double(simdDot($0, u)), Double(simdDot($0, v))) }
         guard EarClipping.signedArea2(polygon) > 0 else { return nil }
 
@@ -43,7 +48,7 @@ struct CapBuilder {
             let colour = keepColours ? mesh.colors[Int(vertex)] : nil
             var column = [vertex]
             for k in 1...steps {
-                let p = k == steps ? dropped[i] : top - drop * Float(k) / Float(steps) * plane.normal
+                let p = k == steps ? dropped[i] : top + Float(k) / Float(steps) * (dropped[i] - top)
                 column.append(addVertex(p, colour: colour))
             }
             columns.append(column)
@@ -94,5 +99,102 @@ struct CapBuilder {
             mesh.triangles.append(SIMD3(index[Int(t.x)], index[Int(t.y)], index[Int(t.z)]))
         }
         return (triangulation.triangles.count, skirt)
+    }
+
+    /// Where each of the loop's points (`tops`) meets the plane: straight below it, unless
+    /// `showsEmpty` finds the skirt's lower part there in space the depth maps saw through (a
+    /// surface that overhangs a narrower foot, such as a vase's belly above its base). Then the
+    /// foot is drawn in towards the loop's centre, an edge length at a time (at most
+    /// `maximumPullFraction` of the way), until that part (the skirt's point four edge lengths
+    /// above the plane, or halfway down for a shorter drop) is no longer shown empty. The drawn-in outline is made star-shaped about the centre, so it
+    /// never crosses itself: its distances from the centre are smoothed along the loop (a running
+    /// median of 9), and its angles never turn back (`spreadBackwardSteps`). Feet on the plane
+    /// already stay where they are. Should the outline still cross itself more often than the one
+    /// straight below, or the loop not wind once around its centre, the feet stay straight below.
+    func feet(of tops: [SIMD3<Float>], snap: Float) -> [SIMD3<Float>] {
+        let below = tops.map { plane.projected($0) }
+        guard let showsEmpty, below.count >= 3 else { return below }
+        let centre = below.reduce(SIMD3<Float>.zero, +) / Float(below.count)
+        let (u, v) = plane.basis
+        let onPlane = tops.map { abs(plane.signedDistance($0)) <= snap }
+        var pulled = false
+        let radii = tops.indices.map { i -> Float in
+            let inward = centre - below[i]
+            let reach = simdLength(inward)
+            guard !onPlane[i], reach > 0 else { return reach }
+            let drop = -plane.signedDistance(tops[i])
+            let height = min(0.5 * drop, 4 * edgeLength)
+            var pull: Float = 0
+            let farthest = maximumPullFraction * reach
+            while pull < farthest {
+                let foot = below[i] + (pull / reach) * inward
+                if !showsEmpty(foot + (height / drop) * (tops[i] - foot)) { break }
+                pull = min(farthest, pull + edgeLength)
+            }
+            if pull > 0 { pulled = true }
+            return reach - pull
+        }
+        guard pulled else { return below }
+        var angles: [Float] = []
+        angles.reserveCapacity(below.count)
+        for i in below.indices {
+            let d = below[i] - centre
+            let angle = atan2(simdDot(d, v), simdDot(d, u))
+            guard let last = angles.last else { angles.append(angle); continue }
+            var step = angle - last.truncatingRemainder(dividingBy: 2 * .pi)
+            step -= 2 * .pi * (step / (2 * .pi)).rounded()
+            angles.append(last + step)
+        }
+        var closing = angles[0] - angles[angles.count - 1]
+        closing -= 2 * .pi * (closing / (2 * .pi)).rounded()
+        guard abs(angles[angles.count - 1] + closing - angles[0] - 2 * .pi) < 0.1 else { return below }
+        var smoothed = Self.runningMedian(radii, radius: 4)
+        Self.spreadBackwardSteps(angles: &angles, radii: &smoothed)
+        let feet = below.indices.map { i -> SIMD3<Float> in
+            if onPlane[i] { return below[i] }
+            return centre + smoothed[i] * (cos(angles[i]) * u + sin(angles[i]) * v)
+        }
+        let flat = { (points: [SIMD3<Float>]) in points.map { SIMD2<Double>(Double(simdDot($0, u)), Double(simdDot($0, v))) } }
+        return EarClipping.crossings(flat(feet)) <= EarClipping.crossings(flat(below)) ? feet : below
+    }
+
+    /// Makes a loop's unwrapped angles (`angles[0]` first, one turn) strictly increasing: where
+    /// the loop steps back, the vertices up to the next one beyond the angle already reached are
+    /// spread evenly, in angle and in radius, between the two vertices around them (stacking them
+    /// at one angle would leave slivers that the cap's refinement spends seconds on).
+    static func spreadBackwardSteps(angles: inout [Float], radii: inout [Float]) {
+        let n = angles.count
+        var last = 0  // the last vertex that reached a new angle
+        var i = 1
+        while i <= n {
+            if i < n, angles[i] > angles[last] {
+                last = i
+                i += 1
+                continue
+            }
+            // Vertices last+1 ..< next stepped back; next reaches beyond (or is the first again).
+            var next = i
+            while next < n, angles[next] <= angles[last] { next += 1 }
+            let endAngle = next < n ? angles[next] : angles[0] + 2 * .pi
+            let endRadius = next < n ? radii[next] : radii[0]
+            let span = Float(next - last)
+            for k in (last + 1)..<next {
+                let t = Float(k - last) / span
+                angles[k] = angles[last] + t * (endAngle - angles[last])
+                radii[k] = radii[last] + t * (endRadius - radii[last])
+            }
+            if next >= n { break }
+            last = next
+            i = next + 1
+        }
+    }
+
+    /// The median of each value and its `radius` neighbours either side, around a closed loop.
+    static func runningMedian(_ values: [Float], radius: Int) -> [Float] {
+        guard values.count > 2 * radius else { return values }
+        return values.indices.map { i in
+            let window = (-radius...radius).map { values[(i + $0 + values.count) % values.count] }.sorted()
+            return window[radius]
+        }
     }
 }

@@ -16,6 +16,24 @@ enum EarClipping {
         return sum
     }
 
+    /// How many pairs of the polygon's non-adjacent edges cross (0 for a simple polygon). O(n²),
+    /// with a bounding-box test first.
+    static func crossings(_ polygon: [SIMD2<Double>]) -> Int {
+        let n = polygon.count
+        guard n >= 4 else { return 0 }
+        var count = 0
+        for i in 0..<n {
+            let a = polygon[i], b = polygon[(i + 1) % n]
+            let lowI = pointwiseMin(a, b), highI = pointwiseMax(a, b)
+            for j in stride(from: i + 2, to: n, by: 1) where !(i == 0 && j == n - 1) {
+                let c = polygon[j], d = polygon[(j + 1) % n]
+                guard all(pointwiseMin(c, d) .<= highI), all(lowI .<= pointwiseMax(c, d)) else { continue }
+                if orientation(a, b, c) * orientation(a, b, d) < 0, orientation(c, d, a) * orientation(c, d, b) < 0 { count += 1 }
+            }
+        }
+        return count
+    }
+
     /// `polygon.count − 2` counter-clockwise triangles (indices into `polygon`) covering a
     /// counter-clockwise polygon. A simple polygon is covered exactly. For a polygon that touches
     /// or crosses itself (a ragged outline seen from below), when no proper ear remains the

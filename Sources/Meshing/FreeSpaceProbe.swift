@@ -27,3 +27,27 @@ public struct FreeSpaceProbe: Sendable {
         return measured > 0 && measured.isFinite && p.z < measured - margin
     }
 }
+
+/// Depth maps that vote on free space: a point is shown empty when at least `minimumViews` of
+/// them saw a surface more than `margin` beyond it along its ray (one stray depth does not carve).
+public struct FreeSpace: Sendable {
+    public let probes: [FreeSpaceProbe]
+    public let margin: Float
+    public let minimumViews: Int
+
+    public init(probes: [FreeSpaceProbe], margin: Float, minimumViews: Int = 2) {
+        self.probes = probes
+        self.margin = margin
+        self.minimumViews = max(1, minimumViews)
+    }
+
+    /// Whether at least `minimumViews` probes see past `point`.
+    public func showsEmpty(_ point: SIMD3<Float>) -> Bool {
+        var seenPast = 0
+        for probe in probes where probe.seesPast(point, margin: margin) {
+            seenPast += 1
+            if seenPast >= minimumViews { return true }
+        }
+        return false
+    }
+}

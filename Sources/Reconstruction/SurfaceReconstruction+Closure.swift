@@ -31,11 +31,20 @@ extension SurfaceReconstruction {
         return SupportPlaneEstimator(options: estimator).estimate(background: samples.background, object: samples.object)
     }
 
-    /// Closes the mesh's unseen openings, on `result.supportPlane` when there is one.
-    func closeOpenings(_ result: inout Result, viewpoints: [SIMD3<Float>]) {
-        let closed = OpeningClosure(options: options.closure).close(result.mesh, supportPlane: result.supportPlane, viewpoints: viewpoints)
+    /// Closes the mesh's unseen openings, on `result.supportPlane` when there is one; where the
+    /// depth maps show the space below an opening empty, its skirt is drawn in (`OpeningClosure`).
+    func closeOpenings(_ result: inout Result, viewpoints: [SIMD3<Float>], inputs: [DepthInput], margin: Float) {
+        let freeSpace = Self.freeSpace(inputs, margin: margin)
+        let closed = OpeningClosure(options: options.closure).close(result.mesh, supportPlane: result.supportPlane, viewpoints: viewpoints,
+                                                                    showsEmpty: freeSpace.probes.isEmpty ? nil : freeSpace.showsEmpty)
         result.mesh = closed.mesh
         result.closure = closed.report
+    }
+
+    /// The depth maps of `inputs` as evidence of free space (all their depth, the support's too).
+    static func freeSpace(_ inputs: [DepthInput], margin: Float) -> FreeSpace {
+        FreeSpace(probes: inputs.compactMap { FreeSpaceProbe(depth: $0.depth, intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera) },
+                  margin: margin)
     }
 
     /// Depth samples of masked inputs: outside the mask but within the object's box widened by half

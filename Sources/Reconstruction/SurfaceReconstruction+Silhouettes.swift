@@ -75,23 +75,14 @@ extension SurfaceReconstruction {
     @discardableResult
     func fillFromSilhouettes(_ volume: inout TSDFVolume, hull: SilhouetteHull, inputs: [DepthInput], bounds: BoundingBox,
                              supportPlane: Plane?) -> Int {
-        let probes = inputs.compactMap { FreeSpaceProbe(depth: $0.depth, intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera) }
-        let truncation = volume.truncationDistance
+        let freeSpace = Self.freeSpace(inputs, margin: volume.truncationDistance)
         let minViews = silhouetteViews(hull)
         let report = volume.fillUnobserved(signedDistance: { point in
             let hullDistance = hull.signedDistance(point)
             guard hullDistance.seenBy >= minViews else { return nil }
             guard let supportPlane else { return hullDistance.distance }
             return max(hullDistance.distance, -supportPlane.signedDistance(point))
-        }, accepts: { point in
-            // Two depth maps must agree that the voxel is empty: one stray depth does not carve.
-            var seenPast = 0
-            for probe in probes where probe.seesPast(point, margin: truncation) {
-                seenPast += 1
-                if seenPast >= 2 { return false }
-            }
-            return true
-        }, in: bounds)
+        }, accepts: { !freeSpace.showsEmpty($0) }, in: bounds)
         // Depth near the object's foot reaches a little below the support; the hull stops at it.
         if let supportPlane { volume.clip(below: supportPlane) }
         return report.usedObservations

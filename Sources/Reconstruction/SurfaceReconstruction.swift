@@ -202,7 +202,7 @@ public struct SurfaceReconstruction: Sendable {
         }
         var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, supportPlane: supportPlane,
                             silhouetteVoxels: silhouetteVoxels, seconds: 0)
-        if closing { closeOpenings(&result, viewpoints: viewpoints) }
+        if closing { closeOpenings(&result, viewpoints: viewpoints, inputs: usable, margin: volume.truncationDistance) }
         progress(steps.fraction(.cleanup, 1))
         result.seconds = Date().timeIntervalSince(started)
         return result

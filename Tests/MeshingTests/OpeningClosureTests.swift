@@ -176,15 +176,17 @@ final class OpeningClosureTests: XCTestCase {
     }
 
     /// An open-bottomed cylinder around the z axis with a closed top at `height`, its lower rim at
-    /// `bottom(angle)`, its radius `radius · shape(angle)`, triangles counter-clockwise from outside.
+    /// `bottom(angle)`, its radius `radius · shape(angle) · widening(z)`, triangles
+    /// counter-clockwise from outside.
     static func cylinder(radius: Float, height: Float, segments: Int, rings: Int, bottom: (Float) -> Float,
-                         shape: (Float) -> Float = { _ in 1 }) -> TriangleMesh {
+                         shape: (Float) -> Float = { _ in 1 }, widening: (Float) -> Float = { _ in 1 }) -> TriangleMesh {
         var mesh = TriangleMesh()
         for r in 0...rings {
             for s in 0..<segments {
                 let angle = 2 * Float.pi * Float(s) / Float(segments)
-                let z0 = bottom(angle), rho = radius * shape(angle)
-                mesh.positions.append(SIMD3(rho * cos(angle), rho * sin(angle), z0 + (height - z0) * Float(r) / Float(rings)))
+                let z0 = bottom(angle)
+                let z = z0 + (height - z0) * Float(r) / Float(rings), rho = radius * shape(angle) * widening(z)
+                mesh.positions.append(SIMD3(rho * cos(angle), rho * sin(angle), z))
             }
         }
         let id = { (r: Int, s: Int) in UInt32(r * segments + s % segments) }
