@@ -149,6 +149,7 @@ struct CapBuilder {
         closing -= 2 * .pi * (closing / (2 * .pi)).rounded()
         guard abs(angles[angles.count - 1] + closing - angles[0] - 2 * .pi) < 0.1 else { return below }
         var smoothed = Self.runningMedian(radii, radius: 4)
+        Self.limitSteps(&smoothed, to: edgeLength)
         Self.spreadBackwardSteps(angles: &angles, radii: &smoothed)
         let feet = below.indices.map { i -> SIMD3<Float> in
             if onPlane[i] { return below[i] }
@@ -186,6 +187,19 @@ struct CapBuilder {
             if next >= n { break }
             last = next
             i = next + 1
+        }
+    }
+
+    /// Raises values around a closed loop until neighbours differ by at most `step` (the least
+    /// upper envelope with that slope): the drawn-in outline steps in by at most an edge length
+    /// per vertex, so no side of the cap grows long enough to leave slivers its refinement
+    /// cannot split (a side over twice the longest edge it aims for).
+    static func limitSteps(_ values: inout [Float], to step: Float) {
+        let n = values.count
+        guard n > 1 else { return }
+        for _ in 0..<2 {
+            for i in 0..<n { values[i] = max(values[i], values[(i + n - 1) % n] - step) }
+            for i in stride(from: n - 1, through: 0, by: -1) { values[i] = max(values[i], values[(i + 1) % n] - step) }
         }
     }
 
