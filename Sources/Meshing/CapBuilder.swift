@@ -14,15 +14,19 @@ struct CapBuilder {
     var showsEmpty: (@Sendable (SIMD3<Float>) -> Bool)? = nil
     /// Farthest a skirt's foot is drawn in, as a fraction of its distance to the loop's centre.
     var maximumPullFraction: Float = 0.5
+    /// Close only if some foot is drawn in (a rim higher than straight skirts may go).
+    var requiresDrawIn = false
 
     /// Appends the skirt and cap of `loop` (in `boundaryLoops` order) to `mesh`; the number of
     /// triangles added to each, or nil (nothing added) when the loop, seen along the plane's
-    /// normal, does not turn counter-clockwise (it does not open towards the plane's front).
+    /// normal, does not turn counter-clockwise (it does not open towards the plane's front), or
+    /// when `requiresDrawIn` and no foot was drawn in.
     func close(_ loop: [UInt32], in mesh: inout TriangleMesh) -> (cap: Int, skirt: Int)? {
         let (u, v) = plane.basis
         let snap = 0.3 * edgeLength
         // The dropped polygon first, to check its orientation before touching the mesh.
-        let dropped = feet(of: loop.map { mesh.positions[Int($0)] }, snap: snap)
+        let (dropped, drawnIn) = feet(of: loop.map { mesh.positions[Int($0)] }, snap: snap)
+        if requiresDrawIn && !drawnIn { return nil }
         let polygon = dropped.map { SIMD2<Double>(Double(simdDot($0, u)), Double(simdDot($0, v))) }
         guard EarClipping.signedArea2(polygon) > 0 else { return nil }
 
@@ -44,7 +48,7 @@ struct CapBuilder {
                 columns.append([vertex])
                 continue
             }
-            let steps = max(1, Int((abs(drop) / edgeLength).rounded()))
+            let steps = max(1, Int((simdLength(dropped[i] - top) / edgeLength).rounded()))
             let colour = keepColours ? mesh.colors[Int(vertex)] : nil
             var column = [vertex]
             for k in 1...steps {
@@ -101,82 +105,103 @@ struct CapBuilder {
         return (triangulation.triangles.count, skirt)
     }
 
-    /// Where each of the loop's points (`tops`) meets the plane: straight below it, unless
-    /// `showsEmpty` finds the skirt's lower part there in space the depth maps saw through (a
-    /// surface that overhangs a narrower foot, such as a vase's belly above its base). Then the
-    /// foot is drawn in towards the loop's centre, an edge length at a time (at most
-    /// `maximumPullFraction` of the way), until that part (the skirt's point four edge lengths
-    /// above the plane, or halfway down for a shorter drop) is no longer shown empty. The drawn-in outline is made star-shaped about the centre, so it
-    /// never crosses itself: its distances from the centre are smoothed along the loop (a running
-    /// median of 9), and its angles never turn back (`spreadBackwardSteps`). Feet on the plane
-    /// already stay where they are. Should the outline still cross itself more often than the one
-    /// straight below, or the loop not wind once around its centre, the feet stay straight below.
-    func feet(of tops: [SIMD3<Float>], snap: Float) -> [SIMD3<Float>] {
+    /// Where each of the loop's points (`tops`) meets the plane, and whether any foot was drawn
+    /// in. Straight below it, unless `showsEmpty` finds the skirt's lower part there in space the
+    /// depth maps saw through (a surface that overhangs a narrower foot, such as a vase's belly
+    /// above its base): then the foot is drawn in towards the loop's centre, an edge length at a
+    /// time (at most `maximumPullFraction` of the way), until that part (the skirt's point four
+    /// edge lengths above the plane, or halfway down for a shorter drop) is no longer shown empty.
+    ///
+    /// The drawn-in outline is then made star-shaped about the centre, so it never crosses
+    /// itself: its distances from the centre are smoothed along the loop (a running median of 9,
+    /// which on a ragged rim puts high and low vertices on the same foot), never beyond straight
+    /// below, stepping in by at most an edge length per vertex (`limitSteps`), and its angles
+    /// never turn back (`spreadBackwardSteps`). Feet on the plane already stay where they are.
+    /// Should the outline still cross itself more often than the one straight below, turn
+    /// clockwise, or the loop not wind once around its centre, the feet stay straight below.
+    func feet(of tops: [SIMD3<Float>], snap: Float) -> (feet: [SIMD3<Float>], drawnIn: Bool) {
         let below = tops.map { plane.projected($0) }
-        guard let showsEmpty, below.count >= 3 else { return below }
+        guard let showsEmpty, below.count >= 3 else { return (below, false) }
         let centre = below.reduce(SIMD3<Float>.zero, +) / Float(below.count)
         let (u, v) = plane.basis
         let onPlane = tops.map { abs(plane.signedDistance($0)) <= snap }
+        let reaches = below.map { simdLength(centre - $0) }
+        let pullFraction = min(max(maximumPullFraction, 0), 0.9)
         var pulled = false
         let radii = tops.indices.map { i -> Float in
-            let inward = centre - below[i]
-            let reach = simdLength(inward)
+            let reach = reaches[i]
             guard !onPlane[i], reach > 0 else { return reach }
             let drop = -plane.signedDistance(tops[i])
             let height = min(0.5 * drop, 4 * edgeLength)
+            let inward = (centre - below[i]) / reach
             var pull: Float = 0
-            let farthest = maximumPullFraction * reach
+            let farthest = pullFraction * reach
             while pull < farthest {
-                let foot = below[i] + (pull / reach) * inward
+                let foot = below[i] + pull * inward
                 if !showsEmpty(foot + (height / drop) * (tops[i] - foot)) { break }
                 pull = min(farthest, pull + edgeLength)
             }
             if pull > 0 { pulled = true }
             return reach - pull
         }
-        guard pulled else { return below }
-        var angles: [Float] = []
-        angles.reserveCapacity(below.count)
-        for i in below.indices {
-            let d = below[i] - centre
-            let angle = atan2(simdDot(d, v), simdDot(d, u))
-            guard let last = angles.last else { angles.append(angle); continue }
-            var step = angle - last.truncatingRemainder(dividingBy: 2 * .pi)
-            step -= 2 * .pi * (step / (2 * .pi)).rounded()
-            angles.append(last + step)
-        }
-        var closing = angles[0] - angles[angles.count - 1]
-        closing -= 2 * .pi * (closing / (2 * .pi)).rounded()
-        guard abs(angles[angles.count - 1] + closing - angles[0] - 2 * .pi) < 0.1 else { return below }
+        guard pulled, var angles = Self.unwrappedAngles(below, centre: centre, u: u, v: v) else { return (below, false) }
         var smoothed = Self.runningMedian(radii, radius: 4)
+        for i in smoothed.indices { smoothed[i] = onPlane[i] ? reaches[i] : min(smoothed[i], reaches[i]) }
         Self.limitSteps(&smoothed, to: edgeLength)
+        for i in smoothed.indices { smoothed[i] = min(smoothed[i], reaches[i]) }
         Self.spreadBackwardSteps(angles: &angles, radii: &smoothed)
         let feet = below.indices.map { i -> SIMD3<Float> in
             if onPlane[i] { return below[i] }
             return centre + smoothed[i] * (cos(angles[i]) * u + sin(angles[i]) * v)
         }
         let flat = { (points: [SIMD3<Float>]) in points.map { SIMD2<Double>(Double(simdDot($0, u)), Double(simdDot($0, v))) } }
-        return EarClipping.crossings(flat(feet)) <= EarClipping.crossings(flat(below)) ? feet : below
+        let outline = flat(feet)
+        guard EarClipping.signedArea2(outline) > 0, EarClipping.crossings(outline) <= EarClipping.crossings(flat(below)) else {
+            return (below, false)
+        }
+        return (feet, true)
     }
 
-    /// Makes a loop's unwrapped angles (`angles[0]` first, one turn) strictly increasing: where
-    /// the loop steps back, the vertices up to the next one beyond the angle already reached are
-    /// spread evenly, in angle and in radius, between the two vertices around them (stacking them
-    /// at one angle would leave slivers that the cap's refinement spends seconds on).
+    /// The points' angles about `centre` in the plane's basis, unwrapped along the loop; nil
+    /// unless the loop winds once counter-clockwise around the centre.
+    static func unwrappedAngles(_ points: [SIMD3<Float>], centre: SIMD3<Float>, u: SIMD3<Float>, v: SIMD3<Float>) -> [Float]? {
+        var angles: [Float] = []
+        angles.reserveCapacity(points.count)
+        for p in points {
+            let d = p - centre
+            let angle = atan2(simdDot(d, v), simdDot(d, u))
+            guard let last = angles.last else { angles.append(angle); continue }
+            var step = angle - last
+            step -= 2 * .pi * (step / (2 * .pi)).rounded()
+            angles.append(last + step)
+        }
+        guard let first = angles.first, let last = angles.last else { return nil }
+        var closing = first - last
+        closing -= 2 * .pi * (closing / (2 * .pi)).rounded()
+        return abs(last + closing - first - 2 * .pi) < 0.1 ? angles : nil
+    }
+
+    /// Makes a loop's unwrapped angles (`angles[0]` first, one turn) strictly increasing and below
+    /// `angles[0] + 2π`: where the loop steps back (or past the first vertex's angle a turn on),
+    /// the vertices up to the next one beyond the angle already reached are spread evenly, in
+    /// angle and in radius, between the two vertices around them (stacking them at one angle
+    /// would leave slivers that the cap's refinement spends seconds on).
     static func spreadBackwardSteps(angles: inout [Float], radii: inout [Float]) {
         let n = angles.count
+        guard n > 1 else { return }
+        let turn = angles[0] + 2 * .pi
         var last = 0  // the last vertex that reached a new angle
         var i = 1
         while i <= n {
-            if i < n, angles[i] > angles[last] {
+            if i < n, angles[i] > angles[last], angles[i] < turn {
                 last = i
                 i += 1
                 continue
             }
             // Vertices last+1 ..< next stepped back; next reaches beyond (or is the first again).
             var next = i
-            while next < n, angles[next] <= angles[last] { next += 1 }
-            let endAngle = next < n ? angles[next] : angles[0] + 2 * .pi
+            while next < n, angles[next] <= angles[last] || angles[next] >= turn { next += 1 }
+            let endAngle = next < n ? angles[next] : turn
             let endRadius = next < n ? radii[next] : radii[0]
             let span = Float(next - last)
             for k in (last + 1)..<next {

@@ -10,8 +10,8 @@ import ReconstructionCore
 /// - with a support plane (the surface the object rests on, e.g. from `SupportPlaneEstimator`),
 ///   when the loop faces it (its outward normal within `maximumTiltDegrees` of the direction into
 ///   the support) and runs close to it (90 % of its points lower than `maximumSkirtFraction` of
-///   the component's height above the plane, `maximumSkirtFractionWithFreeSpace` when the depth
-///   can show free space): the support plane itself;
+///   the component's height above the plane, `maximumSkirtFractionWithFreeSpace` when some of
+///   its skirt is drawn in, see below): the support plane itself;
 /// - otherwise, when the loop is nearly planar (RMS distance to its least-squares plane at most
 ///   `maximumPlaneDeviation` of its diameter): that plane, moved out to the loop's outermost
 ///   point (the unseen part lies beyond everything seen).
@@ -56,10 +56,11 @@ public struct OpeningClosure: Sendable {
         /// With a support plane: 90 % of a loop's points must be lower above the plane than this
         /// fraction of the component's height above it.
         public var maximumSkirtFraction: Float = 0.25
-        /// The same when the depth maps can show free space (`close`'s `showsEmpty`): skirts are
-        /// then drawn in where the seen surface overhangs a narrower foot instead of invented
-        /// straight down, so a loop may run higher (a 24-photo turntable capture's loop, ragged
-        /// where stereo thinned out on the vase's lower third, reached 28 %).
+        /// The same when the depth maps show some of the loop's straight skirt in free space
+        /// (`close`'s `showsEmpty`): that skirt is drawn in where the seen surface overhangs a
+        /// narrower foot instead of invented straight down, so the loop may run higher (a
+        /// 24-photo turntable capture's loop, ragged where stereo thinned out on the vase's lower
+        /// third, reached 28 %). Without a foot drawn in, the stricter limit holds.
         public var maximumSkirtFractionWithFreeSpace: Float = 0.35
         /// The component must reach behind the cap plane by at least this fraction of the loop's diameter.
         public var minimumDepthFraction: Float = 0.1
@@ -115,21 +116,34 @@ public struct OpeningClosure: Sendable {
         let edgeLength = options.edgeLength.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? mesh.medianEdgeLength()
         guard edgeLength > 0 else { return Result(mesh: mesh, report: report) }
         let components = VertexComponents(mesh)
-        let skirtFraction = showsEmpty == nil ? options.maximumSkirtFraction : options.maximumSkirtFractionWithFreeSpace
         var out = mesh
         for loop in loops {
-            guard let (plane, onSupport) = capPlane(for: loop, in: mesh, components: components, supportPlane: supportPlane,
-                                                    maximumSkirtFraction: skirtFraction),
-                  accepts(plane, loop: loop, mesh: mesh, components: components, viewpoints: viewpoints, edgeLength: edgeLength),
-                  let added = CapBuilder(plane: plane, edgeLength: edgeLength, maximumVertices: options.maximumCapVertices,
-                                         showsEmpty: showsEmpty, maximumPullFraction: options.maximumSkirtPullFraction)
-                    .close(loop, in: &out)
-            else {
+            // A rim too high for straight skirts may still close on the support if some of its
+            // skirt is drawn in; failing that, it is treated as the strict limit treats it.
+            var candidates: [(plane: Plane, onSupport: Bool, requiresDrawIn: Bool)] = []
+            let strict = capPlane(for: loop, in: mesh, components: components, supportPlane: supportPlane,
+                                  maximumSkirtFraction: options.maximumSkirtFraction)
+            if showsEmpty != nil, strict?.1 != true,
+               let relaxed = capPlane(for: loop, in: mesh, components: components, supportPlane: supportPlane,
+                                      maximumSkirtFraction: options.maximumSkirtFractionWithFreeSpace), relaxed.1 {
+                candidates.append((relaxed.0, true, true))
+            }
+            if let strict { candidates.append((strict.0, strict.1, false)) }
+            var closed: (cap: Int, skirt: Int, onSupport: Bool)?
+            for candidate in candidates where closed == nil {
+                guard accepts(candidate.plane, loop: loop, mesh: mesh, components: components, viewpoints: viewpoints,
+                              edgeLength: edgeLength) else { continue }
+                let builder = CapBuilder(plane: candidate.plane, edgeLength: edgeLength, maximumVertices: options.maximumCapVertices,
+                                         showsEmpty: showsEmpty, maximumPullFraction: options.maximumSkirtPullFraction,
+                                         requiresDrawIn: candidate.requiresDrawIn)
+                closed = builder.close(loop, in: &out).map { ($0.cap, $0.skirt, candidate.onSupport) }
+            }
+            guard let added = closed else {
                 report.keptOpen += 1
                 continue
             }
             report.closedOpenings += 1
-            if onSupport { report.closedOnSupport += 1 }
+            if added.onSupport { report.closedOnSupport += 1 }
             report.capTriangles += added.cap
             report.skirtTriangles += added.skirt
         }

@@ -70,6 +70,43 @@ final class OpeningClosureFreeSpaceTests: XCTestCase {
         XCTAssertLessThan(footRadii(drawnIn.mesh).max() ?? 1, 0.05 + 0.006)
     }
 
+    func testAHigherRimNeedsAFootDrawnIn() {
+        // The same rim as above, but nothing shown empty: the strict limit holds, as without depth.
+        let open = seen(low: 0.045, high: 0.065)
+        let unseen = OpeningClosure().close(open, supportPlane: floor, viewpoints: ring, showsEmpty: { _ in false })
+        let withoutDepth = OpeningClosure().close(open, supportPlane: floor, viewpoints: ring)
+        XCTAssertEqual(unseen.report, withoutDepth.report)
+        XCTAssertEqual(unseen.report.closedOnSupport, 0)
+    }
+
+    func testALobedFootIsFollowedAndNoFootLeavesItsStraightDrop() {
+        // Five lobes (radius × 1 ± 0.2), widening upwards: each foot is drawn in to the true
+        // outline at its angle, within the step, and none is pushed out beyond straight below.
+        let lobes = { (angle: Float) in 1 + 0.2 * sin(5 * angle) }
+        let open = OpeningClosureTests.cylinder(radius: 1, height: height, segments: 120, rings: 24, bottom: { _ in 0.03 },
+                                                shape: lobes, widening: Self.trueRadius)
+        let inside: @Sendable (SIMD3<Float>) -> Bool = { p in
+            let angle = atan2(p.y, p.x)
+            return (p.x * p.x + p.y * p.y).squareRoot() > (1 + 0.2 * sin(5 * angle)) * Self.trueRadius(p.z)
+        }
+        let result = OpeningClosure().close(open, supportPlane: floor, viewpoints: ring, showsEmpty: inside)
+        XCTAssertEqual(result.report.closedOnSupport, 1)
+        XCTAssertEqual(Fixtures.edgeDefects(result.mesh).openOrNonManifold, 0, "watertight")
+        XCTAssertEqual(Fixtures.edgeDefects(result.mesh).misoriented, 0)
+        let rimRadius = Self.trueRadius(0.03)
+        var outline = 0
+        for p in result.mesh.positions where p.z < 0.001 {
+            let r = (p.x * p.x + p.y * p.y).squareRoot(), shape = 1 + 0.2 * sin(5 * atan2(p.y, p.x))
+            // Cap vertices lie inside; the outline's lie on the true foot (5 cm × shape).
+            if r > 0.8 * 0.05 * shape {
+                outline += 1
+                XCTAssertLessThan(r, 0.05 * shape + 0.006, "foot on the true outline")
+            }
+            XCTAssertLessThanOrEqual(r, rimRadius * shape + 1e-4, "never beyond straight below")
+        }
+        XCTAssertGreaterThanOrEqual(outline, 100)
+    }
+
     func testWhereNothingIsShownEmptyTheSkirtDropsStraightDown() {
         let open = seen(low: 0.02, high: 0.04)
         let straight = OpeningClosure().close(open, supportPlane: floor, viewpoints: ring)
