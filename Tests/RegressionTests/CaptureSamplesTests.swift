@@ -146,6 +146,21 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
     }
 
+    /// A photo scaled down after it was taken often keeps its camera's EXIF, image size included:
+    /// a focal length from the focal-plane resolution is scaled to the photo's own size, not the
+    /// size EXIF gives (which made it 3× too long here and the poses of three such photos wrong).
+    func testAFocalLengthFromTheFocalPlaneFollowsThePhotosOwnSize() throws {
+        let jpeg = try ImageCodec.encode(Self.noise(width: 128, height: 85, seed: 5), as: .jpeg(quality: 90))
+        try write(ExifFixture.withFocalPlane(focalMillimetres: 32.34, pixelsPerMillimetre: 85.33, cameraWidth: 3072,
+                                             cameraHeight: 2048, jpeg), "scaled.jpg")
+        let read = try CaptureSamples.read(imagesDirectory: folder)
+        let sources = try CaptureSources.load(imagesDirectory: folder, given: nil)
+        for prior in [read.samples.first?.intrinsics, sources.first?.prior] {
+            guard case .focalLength(let pixels)? = prior else { return XCTFail("\(String(describing: prior))") }
+            XCTAssertEqual(pixels, 32.34 * 85.33 * 128 / 3072, accuracy: 1e-6)
+        }
+    }
+
     /// A Latin-1 file name cannot be opened through a Swift string: the photo is named in a warning
     /// instead of vanishing.
     func testAPhotoWhoseNameIsNotUTF8IsNamedInAWarning() throws {

@@ -10,4 +10,28 @@ public enum ExifFixture {
         let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         return Data(jpeg.prefix(2)) + Data(segment) + Data(jpeg.dropFirst(2))
     }
+
+    /// `jpeg` with a camera's EXIF block: focal length (mm), focal-plane resolution (pixels per
+    /// mm, unit tag 4) and the camera's image size (PixelXDimension, PixelYDimension), as a
+    /// camera writes them and a tool that scales the photo down often leaves them.
+    public static func withFocalPlane(focalMillimetres: Double, pixelsPerMillimetre: Double, cameraWidth: UInt32,
+                                      cameraHeight: UInt32, _ jpeg: Data) -> Data {
+        func le(_ value: UInt32, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
+        func entry(_ tag: UInt16, _ type: UInt16, _ value: UInt32) -> [UInt8] {
+            le(UInt32(tag), 2) + le(UInt32(type), 2) + le(1, 4) + le(value, 4)
+        }
+        // Header (8), IFD0 at 8 with the Exif IFD pointer (2 + 12 + 4), the Exif IFD at 26 with five
+        // entries (2 + 60 + 4), then its two rationals at 92 and 100.
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0] + le(8, 4)
+        tiff += le(1, 2) + entry(0x8769, 4, 26) + le(0, 4)
+        tiff += le(5, 2)
+        tiff += entry(0x920A, 5, 92) + entry(0xA002, 4, cameraWidth) + entry(0xA003, 4, cameraHeight)
+        tiff += entry(0xA20E, 5, 100) + le(0xA210, 2) + le(3, 2) + le(1, 4) + le(4, 2) + le(0, 2)
+        tiff += le(0, 4)
+        tiff += le(UInt32((focalMillimetres * 1000).rounded()), 4) + le(1000, 4)
+        tiff += le(UInt32((pixelsPerMillimetre * 1000).rounded()), 4) + le(1000, 4)
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        return Data(jpeg.prefix(2)) + Data(segment) + Data(jpeg.dropFirst(2))
+    }
 }
