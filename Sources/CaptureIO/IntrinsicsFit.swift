@@ -38,12 +38,23 @@ public enum IntrinsicsFit: Equatable, Sendable {
     private static func hint(_ k: PinholeIntrinsics, width: Double, height: Double) -> Hint? {
         if offset(cx: k.cy, cy: k.cx, width: width, height: height) <= maximumCentreOffset { return .rotated }
         guard k.cx > 0, k.cy > 0 else { return nil }
-        // One factor must bring both coordinates to the centre.
-        let factor = (width / 2 / k.cx + height / 2 / k.cy) / 2
+        // One factor must bring both coordinates to the centre. A principal point a little off the
+        // centre (Strecha's: 1 %) makes the raw ratio a little off too, while photos are scaled by
+        // simple ratios: the nearest one within 3 % is taken.
+        let factor = simpleRatio(near: (width / 2 / k.cx + height / 2 / k.cy) / 2)
         if abs(factor - 1) > maximumCentreOffset,
            offset(cx: k.cx * factor, cy: k.cy * factor, width: width, height: height) <= maximumCentreOffset / 2 {
             return .scaled(factor: factor)
         }
         return nil
+    }
+
+    /// `value`, or the ratio p / q of the smallest denominator q ≤ 8 within 3 % of it.
+    public static func simpleRatio(near value: Double) -> Double {
+        for q in 1...8 {
+            let p = (value * Double(q)).rounded()
+            if p >= 1, abs(p / Double(q) - value) <= 0.03 * value { return p / Double(q) }
+        }
+        return value
     }
 }

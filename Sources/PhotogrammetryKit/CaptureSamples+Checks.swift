@@ -76,7 +76,7 @@ extension CaptureSamples {
     private static func advice(_ hint: IntrinsicsFit.Hint?, rotated: Bool) -> String {
         switch hint {
         case .scaled(let factor)?:
-            return "; K seems to be for photos \(String(format: "%.3g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.3g", factor))"
+            return "; K seems to be for photos \(String(format: "%.4g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.4g", factor))"
         case .rotated?:
             let why = rotated ? " (their EXIF orientation is not applied)" : ""
             return "; the photos seem to be stored turned by 90° from the view K was made for\(why): give K for the pixels as stored"

@@ -12,15 +12,21 @@ final class IntrinsicsFitTests: XCTestCase {
         XCTAssertEqual(IntrinsicsFit.check(shifted, width: 1000, height: 1000), .fits)
     }
 
-    func testAKForLargerPhotosIsOffCentreWithTheScaleThatFixesIt() throws {
+    func testAKForLargerPhotosIsOffCentreOrOutsideWithTheScaleThatFixesIt() throws {
         guard case .offCentre(.scaled(let factor)?) = IntrinsicsFit.check(strecha, width: 1536, height: 1024) else {
             return XCTFail("expected an off-centre K with a scale hint")
         }
-        XCTAssertEqual(factor, 0.5, accuracy: 0.01)
+        XCTAssertEqual(factor, 0.5, accuracy: 1e-12)
         guard case .offCentre(.scaled(let twoThirds)?) = IntrinsicsFit.check(strecha, width: 2048, height: 1365) else {
             return XCTFail("expected an off-centre K with a scale hint")
         }
-        XCTAssertEqual(twoThirds, 2.0 / 3, accuracy: 0.01)
+        XCTAssertEqual(twoThirds, 2.0 / 3, accuracy: 1e-12)
+        // The raw ratio of the principal point to the centre is 0.3367 here (Strecha's principal
+        // point is 1 % off-centre); photos are scaled by simple ratios, so the hint is exactly 1/3.
+        guard case .outside(.scaled(let third)?) = IntrinsicsFit.check(strecha, width: 1024, height: 683) else {
+            return XCTFail("expected an off-centre K with a scale hint")
+        }
+        XCTAssertEqual(third, 1.0 / 3, accuracy: 1e-12)
     }
 
     func testAKForTheUprightViewOfPhotosStoredTurnedIsOffCentreAndSaysSo() {
@@ -36,11 +42,19 @@ final class IntrinsicsFitTests: XCTestCase {
         guard case .outside(.scaled(let factor)?) = IntrinsicsFit.check(strecha, width: 768, height: 480) else {
             return XCTFail("expected an outside K with a scale hint")
         }
-        XCTAssertEqual(factor, 0.25, accuracy: 0.02)
+        XCTAssertEqual(factor, 0.25, accuracy: 1e-12)
     }
 
     func testAnOffCentreKWithNoSimpleExplanationHasNoHint() {
         let k = PinholeIntrinsics(fx: 1000, fy: 1000, cx: 900, cy: 500)
         XCTAssertEqual(IntrinsicsFit.check(k, width: 1000, height: 1000), .offCentre(nil))
+    }
+
+    func testAScaleIsTheNearestSimpleRatioWithinThreePercent() {
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.3367), 1.0 / 3)
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.74), 0.75)
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 2.04), 2)
+        // Nothing simple within 3 %: the measured ratio stands.
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.0917), 0.0917)
     }
 }
