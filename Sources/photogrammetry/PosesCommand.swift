@@ -122,16 +122,17 @@ struct PosesCommand: AsyncParsableCommand {
         reporter.finish()
         if cancelled {
             let kept = checkpoint.map { "; finished stages are kept in \($0)" } ?? ""
-            reporter.warning("cancelled\(kept)")
+            reporter.close(cancelled: "cancelled\(kept)")
             throw ExitCode(130)
         }
         if let failure { throw failure }
         guard let poses else { throw CommandFailure("the session finished without poses") }
         try PoseExport.writeAll(scene: poses.scene, imagesDirectory: imagesURL, to: outputURL)
         try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
-        reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
+        // Warnings first: with --json, `complete` is the last event.
         for warning in PoseExport.warnings(scene: poses.scene) { reporter.warning(warning) }
         if let warning = Self.calibrationWarning(poses.scene) { reporter.warning(warning) }
+        reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
     }
 
     /// A warning when the focal length was found by self-calibration from two photos only: two

@@ -15,7 +15,7 @@ final class ProgressReporter {
     private var restored: [PhotogrammetrySession.StageReport] = []
     /// Held by every method that reads or changes the state above or writes (the session's
     /// outputs, stereo's worker threads and the Ctrl-C handler all report); recursive, as the
-    /// methods call one another. After `close(warning:)` nothing more is written.
+    /// methods call one another. After `close(cancelled:)` nothing more is written.
     private let lock = NSRecursiveLock()
     private var isClosed = false
 
@@ -97,15 +97,21 @@ final class ProgressReporter {
         write(message, to: handle)
     }
 
-    /// Prints the warning `text` as the run's last message (Ctrl-C, just before the process
-    /// exits): worker threads may still report, but nothing is printed after it.
-    func close(warning text: String) {
+    /// Says the run was cancelled (Ctrl-C) as its last message: with --json the event
+    /// `{"event":"cancelled","message":text}`, so a reader's last event is always complete, error
+    /// or cancelled; else the warning `text`. Worker threads may still report, but nothing is
+    /// printed after it.
+    func close(cancelled text: String) {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed else { return }
-        if !json { finish() }
-        let (message, handle) = warningLine(text)
-        write(message, to: handle)
+        if json {
+            line(#"{"event":"cancelled","message":"\#(escaped(Self.unindented(text)))"}"#)
+        } else {
+            finish()
+            let (message, handle) = warningLine(text)
+            write(message, to: handle)
+        }
         isClosed = true
     }
 

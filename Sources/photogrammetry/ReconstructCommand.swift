@@ -146,7 +146,7 @@ struct ReconstructCommand: ParsableCommand {
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler {
-            reporter.close(warning: "cancelled; outputs not yet written are not written")
+            reporter.close(cancelled: "cancelled; outputs not yet written are not written")
             _exit(130)
         }
         interrupt.resume()

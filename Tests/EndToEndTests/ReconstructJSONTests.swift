@@ -111,7 +111,7 @@ final class ReconstructJSONTests: XCTestCase {
         let text = String(decoding: output, as: UTF8.self)
         XCTAssertEqual(process.terminationStatus, 130, text)
         let last = try XCTUnwrap(try events(text).last)
-        XCTAssertEqual(last["event"] as? String, "warning")
+        XCTAssertEqual(last["event"] as? String, "cancelled", "a reader's last event is complete, error or cancelled")
         XCTAssertTrue((last["message"] as? String ?? "").hasPrefix("cancelled"), "\(last)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: model.path), "no model written")
     }

@@ -39,5 +39,14 @@ final class UncalibratedCaptureTests: XCTestCase {
         XCTAssertEqual(poses.status, 0, poses.output)
         XCTAssertTrue(poses.output.contains("registered 2/2 images"), poses.output)
         XCTAssertTrue(poses.output.contains("warning: the focal length was self-calibrated from only 2 photos"), poses.output)
+
+        // With --json the warning comes before `complete`, the last event.
+        let json = try CLIRunner.run(["poses", pair.path, "-o", pair.appendingPathComponent("out-json").path, "--json"])
+        XCTAssertEqual(json.status, 0, json.output)
+        let events = json.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertEqual(events.last?["event"] as? String, "complete", json.output)
+        XCTAssertTrue(events.contains { ($0["message"] as? String)?.contains("self-calibrated from only 2 photos") == true }, json.output)
     }
 }
