@@ -20,7 +20,9 @@ struct PoseOptions: ParsableArguments {
     var window: Int?
 
     @Option(help: "Most similar images matched per image with --matching retrieval.")
-    var neighbours = 10
+    var neighbours = PoseOptions.defaultNeighbours
+
+    static let defaultNeighbours = 10
 
     @Option(help: "Longest image side used for features, pixels (larger images are resized).")
     var maxImageSize = 3200
@@ -45,6 +47,14 @@ struct PoseOptions: ParsableArguments {
     func validate() throws {
         if maxImageSize < 64 { throw ValidationError("--max-image-size must be at least 64") }
         if maxFeatures < 64 { throw ValidationError("--max-features must be at least 64") }
+        // A window or a neighbour count that the chosen pair selection would not use is refused,
+        // not ignored: whoever gives one expects it to limit the pairs.
+        if window != nil, matching == .auto || matching == .exhaustive {
+            throw ValidationError("--window applies to --matching sequential or retrieval, not \(matching.rawValue)")
+        }
+        if neighbours != Self.defaultNeighbours, matching != .retrieval {
+            throw ValidationError("--neighbours applies to --matching retrieval, not \(matching.rawValue)")
+        }
         if let window, window < (matching == .sequential ? 1 : 0) {
             throw ValidationError("--window must be at least \(matching == .sequential ? 1 : 0)")
         }

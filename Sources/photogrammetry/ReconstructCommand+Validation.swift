@@ -22,7 +22,9 @@ extension ReconstructCommand {
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
         if !writesMesh {
             // An unknown extension is a usage mistake; a path that cannot be written is not.
-            do { _ = try ModelExporter.format(for: URL(fileURLWithPath: output)) } catch { throw ValidationError("\(error)") }
+            do { _ = try ModelExporter.format(for: URL(fileURLWithPath: output)) } catch {
+                throw ValidationError("\(error); or .ply for the dense mesh alone")
+            }
             do { _ = try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch { throw CommandFailure("\(error)") }
         } else if detailOptions.isGiven {
             throw ValidationError("--detail and the custom options apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")

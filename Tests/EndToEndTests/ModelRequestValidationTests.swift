@@ -23,6 +23,7 @@ final class ModelRequestValidationTests: XCTestCase {
             (["-o", folder.appendingPathComponent("missing/model.usdz").path], "does not exist"),
             (["-o", file.appendingPathComponent("model.usdz").path], "a-file"),
             (["-o", folder.appendingPathComponent("model.stl").path], "unknown model format \".stl\""),
+            (["-o", folder.appendingPathComponent("model.fbx").path], "or .ply for the dense mesh alone"),
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--detail", "full"], "apply to a model output"),
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--model-report", "r.json"], "apply to a model output"),
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--hold-out-every", "3"], "apply to a model output"),
