@@ -5,7 +5,8 @@ import ReconstructionCore
 /// Writes the curated capture folder, Object Capture-style: per shot `NNNN.<ext>` (the frame's
 /// bytes, unchanged) with whichever sidecars the frame has — `NNNN_depth.<ext>`,
 /// `NNNN_depthConfidence.<ext>`, `NNNN_mask.<ext>` (copied) and `NNNN_gravity.txt` (written) —
-/// and `K.txt` (3×3 row-major intrinsics) when every shot has the same intrinsics.
+/// `K.txt` (3×3 row-major intrinsics) when every shot has the same intrinsics, and
+/// `tracked_poses.json` (the shots' poses as the device tracked them).
 struct CaptureFolderWriter {
     let directory: URL
 
@@ -67,6 +68,17 @@ struct CaptureFolderWriter {
     func writeIntrinsics(_ k: CameraIntrinsics) throws {
         try AtomicFileWriter.write(Data(String(format: "%.10g 0 %.10g\n0 %.10g %.10g\n0 0 1\n", k.fx, k.cx, k.fy, k.cy).utf8),
                                    to: directory.appendingPathComponent("K.txt"))
+    }
+
+    /// The file of the shots' tracked poses.
+    static let trackedPosesName = "tracked_poses.json"
+
+    /// Writes `tracked_poses.json`: each shot's pose as the device tracked it (the frame's), in
+    /// `poses.json`'s format, world metres with z up. The dense stage takes the metric scale from it
+    /// when no depth gives one; `reconstruct --poses` takes the poses themselves.
+    func writeTrackedPoses(_ shots: [SparseScene.Image]) throws {
+        try PosesJSONWriter.write(scene: SparseScene(images: shots, points: []), to: directory.appendingPathComponent(Self.trackedPosesName),
+                                  worldDescription: "the capture's world as the device tracked it: metres, z up (against gravity)")
     }
 
     private func copy(_ source: URL, to name: String) throws {

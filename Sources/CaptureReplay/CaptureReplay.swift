@@ -56,6 +56,7 @@ public struct CaptureReplay: Sendable {
         var summary = ReplaySummary()
         summary.dialTotalBins = options.session.coverageBinCount
         var shotIntrinsics: [CameraIntrinsics] = []
+        var trackedShots: [SparseScene.Image] = []
 
         for entry in stream.entries {
             summary.frames += 1
@@ -132,6 +133,11 @@ public struct CaptureReplay: Sendable {
                         throw CaptureReplayError(path: output.path, "cannot save shot \(id): \(error)")
                     }
                     shotIntrinsics.append(frame.intrinsics)
+                    if let name = line.shot {
+                        trackedShots.append(SparseScene.Image(name: name, intrinsics: frame.intrinsics, intrinsicsSource: .given,
+                                                              cameraFromWorld: frame.worldFromCamera.inverse, unregisteredReason: nil,
+                                                              keypoints: [], pointIndexOfKeypoint: []))
+                    }
                     summary.savedShots += 1
                 case .scanPassCompleted(let pass):
                     line.completedPass = pass
@@ -175,6 +181,11 @@ public struct CaptureReplay: Sendable {
                 throw CaptureReplayError(path: output.path, "cannot write K.txt: \(error)")
             }
             summary.wroteIntrinsics = true
+        }
+        if !trackedShots.isEmpty {
+            do { try writer.writeTrackedPoses(trackedShots) } catch {
+                throw CaptureReplayError(path: output.path, "cannot write \(CaptureFolderWriter.trackedPosesName): \(error)")
+            }
         }
         return summary
     }

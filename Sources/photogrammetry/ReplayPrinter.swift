@@ -46,7 +46,8 @@ struct ReplayPrinter {
         print("coverage dial \(summary.dialFilledBins)/\(summary.dialTotalBins); \(passes); \(flip); session \(summary.finalState)")
         // With no shot the command fails (and removes the folder if it made it): nothing was written.
         guard summary.savedShots > 0 else { return }
-        print(String(format: "wrote %d shots%@ to %@ in %.1f s", summary.savedShots, summary.wroteIntrinsics ? " and K.txt" : "", output.path, seconds))
+        print(String(format: "wrote %d shots%@%@ to %@ in %.1f s", summary.savedShots, summary.wroteIntrinsics ? ", K.txt" : "",
+                     summary.savedShots > 0 ? ", tracked_poses.json" : "", output.path, seconds))
     }
 
     /// A report with an "event" key in front of its own keys.

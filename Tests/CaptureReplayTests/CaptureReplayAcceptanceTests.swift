@@ -62,12 +62,26 @@ final class CaptureReplayAcceptanceTests: XCTestCase {
         }
         let k = try PinholeIntrinsics.load(kFile: captureFolder.appendingPathComponent("K.txt"))
         XCTAssertEqual(k.fx, stream.intrinsics.fx, accuracy: 1e-6)
+        // And each shot's pose as the device tracked it: its frame's.
+        let tracked = try XCTUnwrap(try TrackedPoses.load(besides: captureFolder))
+        XCTAssertEqual(tracked.count, summary.savedShots)
+        let frames = try FrameStream.load(directory: framesFolder).frames
+        for line in reports where line.outcome == .saved {
+            let pose = try XCTUnwrap(tracked[try XCTUnwrap(line.shot)]), frame = try XCTUnwrap(frames.first { $0.index == line.index })
+            XCTAssertLessThan((pose.translation - frame.worldFromCamera.translation).length, 1e-9)
+        }
 
         // It reconstructs: the pose pipeline registers every curated image.
         clock = Date()
         let report = try PoseEstimation().run(CaptureSources.load(imagesDirectory: captureFolder, given: k))
         let posesSeconds = Date().timeIntervalSince(clock)
         XCTAssertEqual(report.scene.registeredCount, summary.savedShots)
+        // The tracked poses give the estimated model its metric scale.
+        guard case let .metresPerUnit(_, cameras, residual) = TrackedPoses.scale(scene: report.scene, tracked: tracked) else {
+            return XCTFail("the tracked poses should fit the estimated ones")
+        }
+        XCTAssertEqual(cameras, summary.savedShots)
+        XCTAssertLessThan(residual, 0.01)
         print(String(format: "capture replay: %d frames, %d saved, rejected %@, dial %d/%d, registered %d/%d; render %.1f s, replay %.1f s, poses %.1f s",
                      summary.frames, summary.savedShots, "\(summary.rejectedByFeedback)", summary.dialFilledBins, summary.dialTotalBins,
                      report.scene.registeredCount, report.scene.images.count, renderSeconds, replaySeconds, posesSeconds))
