@@ -20,6 +20,8 @@ public struct DenseRun: Sendable {
     public var warnings: [String]
     public var stereoSeconds: Double
     public var lidarViews: Int
+    /// Photos whose tracked poses (`TrackedPoses`) gave `metresPerUnit`; 0 when they did not.
+    public var trackedScaleCameras: Int
     /// Points fused from point clouds.
     public var fusedPoints: Int
 
@@ -85,13 +87,18 @@ public struct DenseRun: Sendable {
             ? depthSidecars(scene: scene, imagesDirectory: imagesDirectory, frameDepth: frameDepth, warnings: &warnings) : []
         // Known poses and their depth must describe one scene (axes, units, intrinsics).
         if options.posesAreMetric { sidecars = try agreeingDepth(sidecars, imagesDirectory: imagesDirectory, warnings: &warnings) }
-        // Known poses are in metres, with depth or without; otherwise the depth gives the scale.
-        let metresPerUnit = options.posesAreMetric ? 1
+        // Known poses are in metres, with depth or without; otherwise the depth gives the scale,
+        // and without depth the poses a capture device tracked (`TrackedPoses`) do.
+        let depthMetresPerUnit = options.posesAreMetric ? 1
             : sidecars.isEmpty ? nil : scale(scene: scene, sidecars: sidecars.map { ($0.index, $0.sidecar) })
-        if !sidecars.isEmpty && metresPerUnit == nil {
+        if !sidecars.isEmpty && depthMetresPerUnit == nil {
             warnings.append("depth sidecars found but too few sparse points fall on them to register their scale; depth is not used")
         }
-        let pointsMetresPerUnit = options.posesAreMetric ? 1 : metresPerUnit
+        let tracked = depthMetresPerUnit == nil && sidecars.isEmpty
+            ? trackedScale(scene: scene, imagesDirectory: imagesDirectory, warnings: &warnings, log: log) : nil
+        let metresPerUnit = depthMetresPerUnit ?? tracked?.metresPerUnit
+        // Clouds are in the poses' world frame: only a scale the depth gives or known poses place them.
+        let pointsMetresPerUnit = depthMetresPerUnit
         if !points.isEmpty && pointsMetresPerUnit == nil {
             warnings.append("point clouds need metric poses (known poses, or a scale from depth sidecars); they are not used")
         }
@@ -222,7 +229,8 @@ public struct DenseRun: Sendable {
             if let plane = surface.supportPlane { surface.supportPlane = Plane(normal: plane.normal, offset: plane.offset * s) }
         }
         return DenseRun(stereo: stereo, surface: surface, metresPerUnit: metresPerUnit, up: up, warnings: warnings,
-                        stereoSeconds: stereoSeconds, lidarViews: sidecars.count, fusedPoints: fusedPoints)
+                        stereoSeconds: stereoSeconds, lidarViews: sidecars.count, trackedScaleCameras: tracked?.cameras ?? 0,
+                        fusedPoints: fusedPoints)
     }
 
     /// Stereo's and fusion's shares of a dense run's time, for one fraction over both: fusion took

@@ -43,7 +43,10 @@ struct ReconstructSummary {
             }
         }
         let scale = dense.metresPerUnit.map {
-            dense.lidarViews == 0 ? "metric (known poses in metres)" : String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews)
+            dense.trackedScaleCameras > 0
+                ? String(format: "metric (%.4g m per pose unit, from %d tracked poses)", $0, dense.trackedScaleCameras)
+                : dense.lidarViews == 0 ? "metric (known poses in metres)"
+                : String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews)
         } ?? "pose units"
         lines.append(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
                             model == nil ? "wrote" : "dense mesh for", output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount,
@@ -62,10 +65,11 @@ struct ReconstructSummary {
                 "vertices": dense.surface.mesh.vertexCount,
                 "voxel_size": Double(dense.surface.voxelSize),
             ] as [String: Any],
-            // The outputs are in metres when depth sidecars (or known poses) fixed the scale.
+            // The outputs are in metres when depth sidecars, known poses or tracked poses fixed the scale.
             "metric": dense.metresPerUnit != nil,
             "metres_per_pose_unit": Self.number(dense.metresPerUnit),
             "depth_sidecars": dense.lidarViews,
+            "tracked_poses": dense.trackedScaleCameras,
             "also_written": alsoWritten,
             "stereo_seconds": dense.stereoSeconds,
             "fusion_seconds": dense.surface.seconds,

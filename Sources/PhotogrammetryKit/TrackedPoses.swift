@@ -1,0 +1,78 @@
+import Foundation
+import ModelExport
+import ReconstructionCore
+
+/// The poses a capture device tracked for its photos: `tracked_poses.json` beside the photos, in
+/// `poses.json`'s format, world in metres (`capture replay` writes it from the frame stream).
+/// Tracking drifts by centimetres, too much to replace structure from motion, but its scale is
+/// metric: the similarity that best maps the estimated camera centres onto the tracked ones gives
+/// the reconstruction's metres per unit when no depth gives them.
+public enum TrackedPoses {
+    /// The file's name in a capture folder.
+    public static let fileName = "tracked_poses.json"
+    /// Registered photos with a tracked pose needed for a scale.
+    public static let minimumCameras = 3
+    /// Largest root-mean-square distance between the aligned estimated centres and the tracked
+    /// ones, as a fraction of the tracked centres' spread (their RMS distance from their mean), for
+    /// the scale to be used: tracking a 0.5 m orbit to within 2 cm is 4 %.
+    public static let maximumRelativeResidual = 0.05
+
+    /// What aligning the estimated cameras to the tracked ones gave.
+    public enum Scale: Equatable, Sendable {
+        /// Metres per scene unit, from `cameras` photos whose aligned centres lie within
+        /// `relativeResidual` (RMS, as a fraction of their spread) of the tracked ones.
+        case metresPerUnit(Double, cameras: Int, relativeResidual: Double)
+        /// Why no scale is taken from them.
+        case refused(String)
+    }
+
+    /// The tracked camera-to-world poses by photo name from `imagesDirectory/tracked_poses.json`;
+    /// nil when the folder has no such file.
+    /// - Throws: `ModelExportError` naming the file when it is unreadable or malformed.
+    public static func load(besides imagesDirectory: URL) throws -> [String: RigidTransform]? {
+        let url = imagesDirectory.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        var poses: [String: RigidTransform] = [:]
+        for pose in try PosesJSONReader.load(url) { poses[pose.name] = pose.worldFromCamera }
+        return poses
+    }
+
+    /// The scale of `scene` from the tracked poses of its registered photos. One trimming round
+    /// drops photos more than three times the median distance off (a tracking jump) before the
+    /// final fit.
+    public static func scale(scene: SparseScene, tracked: [String: RigidTransform]) -> Scale {
+        var pairs: [(estimated: Vector3, tracked: Vector3)] = []
+        for image in scene.images {
+            guard let cameraFromWorld = image.cameraFromWorld, let pose = tracked[image.name] else { continue }
+            pairs.append((cameraFromWorld.cameraCentreInWorld, pose.translation))
+        }
+        guard pairs.count >= minimumCameras else {
+            return .refused("only \(pairs.count) registered photo\(pairs.count == 1 ? " has" : "s have") a tracked pose (\(minimumCameras) needed)")
+        }
+        guard var fit = align(pairs) else { return .refused("the tracked camera centres do not spread out (all at one place)") }
+        let limit = 3 * Statistics.median(fit.distances)
+        let kept = zip(pairs, fit.distances).filter { $0.1 <= limit }.map(\.0)
+        if kept.count < pairs.count, kept.count >= minimumCameras, let trimmed = align(kept) { fit = trimmed }
+        guard fit.transform.scale > 0, fit.transform.scale.isFinite else {
+            return .refused("the tracked camera centres give no positive scale")
+        }
+        guard fit.relativeResidual <= maximumRelativeResidual else {
+            return .refused(String(format: "after the best similarity the estimated camera centres lie %.0f %% of their spread from the tracked ones "
+                                   + "(at most %.0f %% is used): the tracked poses do not describe these photos", 100 * fit.relativeResidual,
+                                   100 * maximumRelativeResidual))
+        }
+        return .metresPerUnit(fit.transform.scale, cameras: fit.distances.count, relativeResidual: fit.relativeResidual)
+    }
+
+    private static func align(_ pairs: [(estimated: Vector3, tracked: Vector3)])
+        -> (transform: SimilarityTransform, distances: [Double], relativeResidual: Double)? {
+        let target = pairs.map(\.tracked)
+        guard let transform = SimilarityTransform.aligning(pairs.map(\.estimated), onto: target) else { return nil }
+        let mean = target.reduce(Vector3.zero, +) / Double(target.count)
+        let spread = (target.map { ($0 - mean).dot($0 - mean) }.reduce(0, +) / Double(target.count)).squareRoot()
+        guard spread > 0 else { return nil }
+        let distances = pairs.map { (transform.apply($0.estimated) - $0.tracked).length }
+        let rms = (distances.map { $0 * $0 }.reduce(0, +) / Double(distances.count)).squareRoot()
+        return (transform, distances, rms / spread)
+    }
+}
