@@ -45,7 +45,7 @@ public struct CaptureSamples: Sendable {
         let samples = zip(urls, headers).enumerated().map { index, photo -> PhotogrammetrySample in
             let (url, header) = photo
             var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
-                                              intrinsics: CaptureSources.prior(exif: header.exif, given: given, size: header.size),
+                                              intrinsics: CaptureSources.prior(exif: header.exif, given: given),
                                               gravity: try? GravitySidecar.load(besides: url))
             sample.orientation = header.exif?.orientation
             if let rejection = checks.rejections[index] {

@@ -18,23 +18,22 @@ public enum CaptureSources {
         let headers = urls.map(CaptureSamples.PhotoHeader.init(url:))
         let checks = CaptureSamples.check(headers, given: given)
         let sources = zip(urls, headers).enumerated().map { index, photo in
-            ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given, size: photo.1.size),
+            ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given),
                         rejection: checks.rejections[index])
         }
         return (sources, [CaptureSamples.nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings)
     }
 
-    /// The prior from a photo's EXIF block (already read), or `given` when known. `size` is the
-    /// photo's own size (its header), which a focal length from the focal-plane resolution is
-    /// scaled to: a photo scaled down after it was taken often keeps the camera's EXIF, sizes
-    /// included. Without it, the EXIF sizes stand in.
-    public static func prior(exif: ExifCameraInfo?, given: PinholeIntrinsics?, size: ImageDimensions? = nil) -> IntrinsicsPrior {
+    /// The prior from a photo's EXIF block (already read), or `given` when known. A focal length
+    /// from the focal-plane resolution is for the camera's image size (EXIF's), and the pose stage
+    /// scales it to the decoded photo's (`IntrinsicsPrior.focalLengthAtCameraSize`); without that
+    /// size it is not used.
+    public static func prior(exif: ExifCameraInfo?, given: PinholeIntrinsics?) -> IntrinsicsPrior {
         if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
         guard let exif else { return .unknown }
         if let f35 = exif.focalLengthIn35mmFilm, f35 > 0 { return .focalLength35mmEquivalent(millimetres: f35) }
-        let width = size?.width ?? exif.pixelXDimension, height = size?.height ?? exif.pixelYDimension
-        if let width, let height, let f = exif.focalLengthPixels(imageWidth: width, imageHeight: height) {
-            return .focalLength(pixels: f)
+        if let w = exif.pixelXDimension, let h = exif.pixelYDimension, let f = exif.focalLengthPixels(imageWidth: w, imageHeight: h) {
+            return .focalLengthAtCameraSize(pixels: f, cameraWidth: w, cameraHeight: h)
         }
         return .unknown
     }

@@ -93,24 +93,7 @@ public struct PoseEstimation: Sendable {
         var groups: [String: Int] = [:]
         return images.map { prior, features in
             let w = features.imageWidth, h = features.imageHeight
-            let intrinsics: CameraIntrinsics
-            let source: IntrinsicsSource
-            switch prior {
-            case let .given(fx, fy, cx, cy):
-                intrinsics = CameraIntrinsics(width: w, height: h, fx: fx, fy: fy, cx: cx, cy: cy)
-                source = .given
-            case let .focalLength35mmEquivalent(mm):
-                let f = mm * Double(max(w, h)) / 36
-                intrinsics = CameraIntrinsics(width: w, height: h, fx: f, fy: f, cx: Double(w) / 2, cy: Double(h) / 2)
-                source = .exif
-            case let .focalLength(f):
-                intrinsics = CameraIntrinsics(width: w, height: h, fx: f, fy: f, cx: Double(w) / 2, cy: Double(h) / 2)
-                source = .exif
-            case .unknown:
-                let f = 1.2 * Double(max(w, h))
-                intrinsics = CameraIntrinsics(width: w, height: h, fx: f, fy: f, cx: Double(w) / 2, cy: Double(h) / 2)
-                source = .defaultGuess
-            }
+            let (intrinsics, source) = prior.intrinsics(width: w, height: h)
             let key = "\(w)x\(h) \(intrinsics.fx) \(intrinsics.fy) \(intrinsics.cx) \(intrinsics.cy) \(source)"
             let group = groups[key] ?? groups.count
             groups[key] = group

@@ -147,8 +147,9 @@ final class CaptureSamplesTests: XCTestCase {
     }
 
     /// A photo scaled down after it was taken often keeps its camera's EXIF, image size included:
-    /// a focal length from the focal-plane resolution is scaled to the photo's own size, not the
-    /// size EXIF gives (which made it 3× too long here and the poses of three such photos wrong).
+    /// a focal length from the focal-plane resolution is for the camera's size and is scaled to the
+    /// decoded photo's (taken as it was, it was 3× too long here, and the poses of three such
+    /// photos wrong).
     func testAFocalLengthFromTheFocalPlaneFollowsThePhotosOwnSize() throws {
         let jpeg = try ImageCodec.encode(Self.noise(width: 128, height: 85, seed: 5), as: .jpeg(quality: 90))
         try write(ExifFixture.withFocalPlane(focalMillimetres: 32.34, pixelsPerMillimetre: 85.33, cameraWidth: 3072,
@@ -156,9 +157,16 @@ final class CaptureSamplesTests: XCTestCase {
         let read = try CaptureSamples.read(imagesDirectory: folder)
         let sources = try CaptureSources.load(imagesDirectory: folder, given: nil)
         for prior in [read.samples.first?.intrinsics, sources.first?.prior] {
-            guard case .focalLength(let pixels)? = prior else { return XCTFail("\(String(describing: prior))") }
-            XCTAssertEqual(pixels, 32.34 * 85.33 * 128 / 3072, accuracy: 1e-6)
+            let unwrapped = try XCTUnwrap(prior)
+            XCTAssertEqual(unwrapped, .focalLengthAtCameraSize(pixels: 32.34 * 85.33, cameraWidth: 3072, cameraHeight: 2048))
+            let (k, source) = unwrapped.intrinsics(width: 128, height: 85)
+            XCTAssertEqual(k.fx, 32.34 * 85.33 * 128 / 3072, accuracy: 1e-6)
+            XCTAssertEqual(k.cx, 64)
+            XCTAssertEqual(source, .exif)
         }
+        // Without the camera's size the focal-plane value has nothing to be scaled from: unused.
+        XCTAssertEqual(CaptureSources.prior(exif: ExifCameraInfo(focalLengthMillimetres: 32.34, focalPlaneXResolution: 85.33,
+                                                                 focalPlaneResolutionUnit: 4), given: nil), .unknown)
     }
 
     /// A Latin-1 file name cannot be opened through a Swift string: the photo is named in a warning
