@@ -39,8 +39,8 @@ public enum IntrinsicsFit: Equatable, Sendable {
         if offset(cx: k.cy, cy: k.cx, width: width, height: height) <= maximumCentreOffset { return .rotated }
         guard k.cx > 0, k.cy > 0 else { return nil }
         // One factor must bring both coordinates to the centre. A principal point a little off the
-        // centre (Strecha's: 1 %) makes the raw ratio a little off too, while photos are scaled by
-        // simple ratios: the nearest one within 3 % is taken.
+        // centre (Strecha's: 1–1.7 %) makes the raw ratio as much off, while photos are scaled by
+        // simple ratios: the nearest one within 2 % is taken.
         let factor = simpleRatio(near: (width / 2 / k.cx + height / 2 / k.cy) / 2)
         if abs(factor - 1) > maximumCentreOffset,
            offset(cx: k.cx * factor, cy: k.cy * factor, width: width, height: height) <= maximumCentreOffset / 2 {
@@ -49,12 +49,16 @@ public enum IntrinsicsFit: Equatable, Sendable {
         return nil
     }
 
-    /// `value`, or the ratio p / q of the smallest denominator q ≤ 8 within 3 % of it.
+    /// The ratio p / q (q ≤ 10, so every tenth too) nearest to `value` when it lies within 2 % of
+    /// it, else `value`.
     public static func simpleRatio(near value: Double) -> Double {
-        for q in 1...8 {
+        var best = value, bestDistance = Double.infinity
+        for q in 1...10 {
             let p = (value * Double(q)).rounded()
-            if p >= 1, abs(p / Double(q) - value) <= 0.03 * value { return p / Double(q) }
+            guard p >= 1 else { continue }
+            let distance = abs(p / Double(q) - value)
+            if distance < bestDistance { (best, bestDistance) = (p / Double(q), distance) }
         }
-        return value
+        return bestDistance <= 0.02 * value ? best : value
     }
 }

@@ -50,11 +50,13 @@ final class IntrinsicsFitTests: XCTestCase {
         XCTAssertEqual(IntrinsicsFit.check(k, width: 1000, height: 1000), .offCentre(nil))
     }
 
-    func testAScaleIsTheNearestSimpleRatioWithinThreePercent() {
+    func testAScaleIsTheNearestSimpleRatioWithinTwoPercent() {
         XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.3367), 1.0 / 3)
-        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.74), 0.75)
-        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 2.04), 2)
-        // Nothing simple within 3 %: the measured ratio stands.
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.745), 0.75)
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.702), 0.7, "a resize to 70 %, not 5/7")
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 2.03), 2)
+        // Nothing simple within 2 %: the measured ratio stands.
+        XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.65), 0.65)
         XCTAssertEqual(IntrinsicsFit.simpleRatio(near: 0.0917), 0.0917)
     }
 }
