@@ -186,6 +186,7 @@ public struct CaptureReplay: Sendable {
             do { try writer.writeTrackedPoses(trackedShots) } catch {
                 throw CaptureReplayError(path: output.path, "cannot write \(CaptureFolderWriter.trackedPosesName): \(error)")
             }
+            summary.wroteTrackedPoses = true
         }
         return summary
     }

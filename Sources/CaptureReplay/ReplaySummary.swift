@@ -28,6 +28,8 @@ public struct ReplaySummary: Sendable, Equatable, Codable {
     public var finalState = ""
     /// Whether K.txt was written (every shot had the same intrinsics).
     public var wroteIntrinsics = false
+    /// Whether tracked_poses.json was written (some shot was saved).
+    public var wroteTrackedPoses = false
 
     public init() {}
 }

@@ -5,13 +5,13 @@ import Reconstruction
 import ReconstructionCore
 
 /// Dense geometry after poses: multi-view stereo, LiDAR/depth sidecars registered to the poses
-/// (which also gives the metric scale), point clouds in the poses' metric frame, and fusion into
+/// (which also gives the metric scale; without depth, a capture's tracked poses may), point clouds in the poses' metric frame, and fusion into
 /// a cleaned mesh (watertight for masked object captures, see `SurfaceReconstruction`).
 public struct DenseRun: Sendable {
     public var stereo: DenseStereo.Result?
     public var surface: SurfaceReconstruction.Result
-    /// Metres per scene unit when depth sidecars fixed the scale, 1 for known metric poses (the
-    /// mesh is then in metres); nil when the scale is unknown.
+    /// Metres per scene unit when depth sidecars (or, without them, tracked poses) fixed the scale,
+    /// 1 for known metric poses (the mesh is then in metres); nil when the scale is unknown.
     public var metresPerUnit: Double?
     /// The world's up direction (`ModelRun.up`: gravity sidecars, else how the cameras were held),
     /// read once here for the model's frame.

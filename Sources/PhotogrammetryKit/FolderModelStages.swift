@@ -77,6 +77,7 @@ public struct FolderModelStages: ModelStages {
                                        isCancelled: { context.isCancelled }, progress: { stage, fraction in
                 progress(DenseRun.stereoAndFusionShares.fraction(stage, fraction))
             })
+            for warning in run.warnings { context.inputWarning(warning) }
             return SurfaceStageOutput(mesh: run.surface.mesh, metresPerUnit: run.metresPerUnit)
         }
         let surface = try context.stage(.surface) { _ -> TriangleMesh in

@@ -38,8 +38,8 @@ public enum TrackedPoses {
     }
 
     /// The scale of `scene` from the tracked poses of its registered photos. One trimming round
-    /// drops photos more than three times the median distance off (a tracking jump) before the
-    /// final fit.
+    /// drops photos more than three times the median distance off (a tracking jump), at most a
+    /// fifth of them, before the final fit.
     public static func scale(scene: SparseScene, tracked: [String: RigidTransform]) -> Scale {
         var pairs: [(estimated: Vector3, tracked: Vector3)] = []
         for image in scene.images {
@@ -50,22 +50,26 @@ public enum TrackedPoses {
             return .refused("only \(pairs.count) registered photo\(pairs.count == 1 ? " has" : "s have") a tracked pose (\(minimumCameras) needed)")
         }
         guard var fit = align(pairs) else { return .refused("the tracked camera centres do not spread out (all at one place)") }
-        let limit = 3 * Statistics.median(fit.distances)
+        // A jump moves a few photos far off; at least 80 % must stay, and a distance within 1 % of
+        // the spread is never trimmed (nearly exact poses would otherwise lose photos to rounding).
+        let limit = max(3 * Statistics.median(fit.distances), 0.01 * fit.spread)
         let kept = zip(pairs, fit.distances).filter { $0.1 <= limit }.map(\.0)
-        if kept.count < pairs.count, kept.count >= minimumCameras, let trimmed = align(kept) { fit = trimmed }
+        if kept.count < pairs.count, kept.count >= max(minimumCameras, Int((0.8 * Double(pairs.count)).rounded(.up))),
+           let trimmed = align(kept) { fit = trimmed }
         guard fit.transform.scale > 0, fit.transform.scale.isFinite else {
             return .refused("the tracked camera centres give no positive scale")
         }
         guard fit.relativeResidual <= maximumRelativeResidual else {
             return .refused(String(format: "after the best similarity the estimated camera centres lie %.0f %% of their spread from the tracked ones "
-                                   + "(at most %.0f %% is used): the tracked poses do not describe these photos", 100 * fit.relativeResidual,
+                                   + "(at most %.0f %% is used): the tracked poses do not describe these photos, or tracking jumped for many of them",
+                                   100 * fit.relativeResidual,
                                    100 * maximumRelativeResidual))
         }
         return .metresPerUnit(fit.transform.scale, cameras: fit.distances.count, relativeResidual: fit.relativeResidual)
     }
 
     private static func align(_ pairs: [(estimated: Vector3, tracked: Vector3)])
-        -> (transform: SimilarityTransform, distances: [Double], relativeResidual: Double)? {
+        -> (transform: SimilarityTransform, distances: [Double], spread: Double, relativeResidual: Double)? {
         let target = pairs.map(\.tracked)
         guard let transform = SimilarityTransform.aligning(pairs.map(\.estimated), onto: target) else { return nil }
         let mean = target.reduce(Vector3.zero, +) / Double(target.count)
@@ -73,6 +77,6 @@ public enum TrackedPoses {
         guard spread > 0 else { return nil }
         let distances = pairs.map { (transform.apply($0.estimated) - $0.tracked).length }
         let rms = (distances.map { $0 * $0 }.reduce(0, +) / Double(distances.count)).squareRoot()
-        return (transform, distances, rms / spread)
+        return (transform, distances, spread, rms / spread)
     }
 }

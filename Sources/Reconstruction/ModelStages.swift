@@ -62,6 +62,10 @@ public final class ModelStageContext: @unchecked Sendable {
     /// (`Configuration.isObjectMaskingEnabled`).
     public var isObjectMaskingEnabled: Bool { run.configuration.isObjectMaskingEnabled }
 
+    /// Reports a problem with the input that a stage found (e.g. a depth map it could not use),
+    /// naming its file, as `inputWarning`.
+    public func inputWarning(_ text: String) { run.warnAboutInput(text) }
+
     /// Whether the run was cancelled (check between long steps).
     public var isCancelled: Bool { run.isCancelled }
 }

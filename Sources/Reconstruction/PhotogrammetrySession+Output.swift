@@ -15,7 +15,9 @@ extension PhotogrammetrySession {
         case invalidSample(id: Int, reason: String)
         /// Something the input's reader noticed that makes results doubtful without rejecting a
         /// sample (a given K that does not fit the photos, EXIF orientation not applied, embedded
-        /// depth left out), naming its files. Delivered first, once per session (our addition).
+        /// depth left out), naming its files. The reader's are delivered first, once per session;
+        /// the dense stage adds its own when it runs (depth it cannot use, tracked poses that do
+        /// not fit). Our addition.
         case inputWarning(String)
         /// A usable sample that the reconstruction could not include (it did not register).
         case skippedSample(id: Int)

@@ -232,6 +232,9 @@ final class SessionRun: @unchecked Sendable {
         return poses
     }
 
+    /// A later stage's warning about the input (unusable depth, tracked poses that do not fit).
+    func warnAboutInput(_ text: String) { emit(.inputWarning(text)) }
+
     /// What the features stage found about the input, ending with `inputComplete`.
     private func emitInputMessages(invalid: [(index: Int, reason: String)], downsampled: Bool) {
         for (i, reason) in invalid { emit(.invalidSample(id: samples[i].id, reason: reason)) }

@@ -34,7 +34,8 @@ struct CaptureReplayCommand: ParsableCommand {
             full dial completes the scan pass.
             Output: CAPTURE_DIR (new or empty) gets, per shot, NNNN.<ext> (the frame's bytes) and \
             the sidecars it has: NNNN_depth.png, NNNN_depthConfidence.png, NNNN_mask.png, \
-            NNNN_gravity.txt; and K.txt when all shots share intrinsics. It is a capture folder \
+            NNNN_gravity.txt; K.txt when all shots share intrinsics; and tracked_poses.json (each \
+            shot's frame pose, poses.json's format). It is a capture folder \
             for `photogrammetry poses` or `reconstruct`.
             Report: one line per frame (saved, rejected and why, or invalid and why) and a summary \
             (shots, rejections per feedback, dial, completed passes, flip advice); with --json, one \

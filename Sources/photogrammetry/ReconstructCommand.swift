@@ -19,7 +19,10 @@ struct ReconstructCommand: ParsableCommand {
             it to the object's bounding box (estimated from the stereo points) and removes floating \
             fragments. Object masks (NNNN_mask.png) restrict stereo to the object. Writes the mesh \
             as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
-            units). Bad depth sidecars are reported by name and the photo is used without depth.
+            units). Bad depth sidecars are reported by name and the photo is used without depth. \
+            Without depth, tracked_poses.json beside the photos (the poses a capture device \
+            tracked, poses.json's format, metres; capture replay writes it) sets the metric scale \
+            when the estimated camera centres fit the tracked ones.
 
             For an object capture (photos with NNNN_mask.png), parts no depth reached (grazing \
             surfaces, few photos) are completed from the masks' visual hull, and the surface is \
@@ -56,7 +59,7 @@ struct ReconstructCommand: ParsableCommand {
             the photos, normal, ambient-occlusion (and at full, roughness and displacement) maps; \
             Y up (gravity sidecars NNNN_gravity.txt when present, else the cameras' up, as the \
             photos are shown by their EXIF orientation), resting on \
-            y = 0, in metres when depth fixed the scale. A folder gets OBJ + MTL + textures. The \
+            y = 0, in metres when depth or tracked poses fixed the scale. A folder gets OBJ + MTL + textures. The \
             request is checked before any work starts.
 
             Progress (stage, percentage and the time left for the whole run) and messages go to \
@@ -65,9 +68,9 @@ struct ReconstructCommand: ParsableCommand {
             through features, matching, mapping (when poses are estimated), dense, surface, and \
             model and export (for a model); "note" and "warning" events; then one "complete" event \
             (output, registered and images, dense_mesh, metric and metres_per_pose_unit, \
-            depth_sidecars, also_written, seconds, and for a model: \
-            detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs) \
-            or an "error" event.
+            depth_sidecars, tracked_poses, also_written, seconds, and for a model: \
+            detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs), \
+            an "error" event, or after Ctrl-C a "cancelled" event (exit 130).
             """
     )
 

@@ -47,7 +47,7 @@ struct ReplayPrinter {
         // With no shot the command fails (and removes the folder if it made it): nothing was written.
         guard summary.savedShots > 0 else { return }
         print(String(format: "wrote %d shots%@%@ to %@ in %.1f s", summary.savedShots, summary.wroteIntrinsics ? ", K.txt" : "",
-                     summary.savedShots > 0 ? ", tracked_poses.json" : "", output.path, seconds))
+                     summary.wroteTrackedPoses ? ", tracked_poses.json" : "", output.path, seconds))
     }
 
     /// A report with an "event" key in front of its own keys.
