@@ -19,10 +19,8 @@ struct PoseOptions: ParsableArguments {
     @Option(help: "Images matched with the next N in name order (--matching sequential: default 20; retrieval: default 0).")
     var window: Int?
 
-    @Option(help: "Most similar images matched per image with --matching retrieval.")
-    var neighbours = PoseOptions.defaultNeighbours
-
-    static let defaultNeighbours = 10
+    @Option(help: "Most similar images matched per image with --matching retrieval (default 10).")
+    var neighbours: Int?
 
     @Option(help: "Longest image side used for features, pixels (larger images are resized).")
     var maxImageSize = 3200
@@ -52,13 +50,13 @@ struct PoseOptions: ParsableArguments {
         if window != nil, matching == .auto || matching == .exhaustive {
             throw ValidationError("--window applies to --matching sequential or retrieval, not \(matching.rawValue)")
         }
-        if neighbours != Self.defaultNeighbours, matching != .retrieval {
+        if neighbours != nil, matching != .retrieval {
             throw ValidationError("--neighbours applies to --matching retrieval, not \(matching.rawValue)")
         }
         if let window, window < (matching == .sequential ? 1 : 0) {
             throw ValidationError("--window must be at least \(matching == .sequential ? 1 : 0)")
         }
-        if neighbours < 1 { throw ValidationError("--neighbours must be at least 1") }
+        if let neighbours, neighbours < 1 { throw ValidationError("--neighbours must be at least 1") }
     }
 
     /// The session configuration for these options (checkpoints and masking are the caller's).
@@ -71,7 +69,7 @@ struct PoseOptions: ParsableArguments {
         case .auto: options.pairSelection = .automatic
         case .exhaustive: options.pairSelection = .exhaustive
         case .sequential: options.pairSelection = .sequential(window: sequentialWindow)
-        case .retrieval: options.pairSelection = .retrieval(neighbours: neighbours, window: window ?? 0)
+        case .retrieval: options.pairSelection = .retrieval(neighbours: neighbours ?? 10, window: window ?? 0)
         }
         var configuration = PhotogrammetrySession.Configuration()
         configuration.poseEstimation = options
