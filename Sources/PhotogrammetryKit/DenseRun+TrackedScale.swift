@@ -7,7 +7,7 @@ extension DenseRun {
     /// a file that cannot be read, or poses that do not fit the estimated ones, is a warning.
     static func trackedScale(scene: SparseScene, imagesDirectory: URL, warnings: inout [String],
                              log: (String) -> Void) -> (metresPerUnit: Double, cameras: Int)? {
-        let tracked: [String: RigidTransform]
+        let tracked: [NamedPose]
         do {
             guard let loaded = try TrackedPoses.load(besides: imagesDirectory) else { return nil }
             tracked = loaded

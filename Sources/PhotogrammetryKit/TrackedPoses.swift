@@ -26,26 +26,23 @@ public enum TrackedPoses {
         case refused(String)
     }
 
-    /// The tracked camera-to-world poses by photo name from `imagesDirectory/tracked_poses.json`;
-    /// nil when the folder has no such file.
+    /// The tracked camera-to-world poses from `imagesDirectory/tracked_poses.json`; nil when the
+    /// folder has no such file.
     /// - Throws: `ModelExportError` naming the file when it is unreadable or malformed.
-    public static func load(besides imagesDirectory: URL) throws -> [String: RigidTransform]? {
+    public static func load(besides imagesDirectory: URL) throws -> [NamedPose]? {
         let url = imagesDirectory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        var poses: [String: RigidTransform] = [:]
-        for pose in try PosesJSONReader.load(url) { poses[pose.name] = pose.worldFromCamera }
-        return poses
+        return try PosesJSONReader.load(url)
     }
 
     /// The scale of `scene` from the tracked poses of its registered photos. One trimming round
     /// drops photos more than three times the median distance off (a tracking jump), at most a
     /// fifth of them, before the final fit.
-    public static func scale(scene: SparseScene, tracked: [String: RigidTransform]) -> Scale {
-        var pairs: [(estimated: Vector3, tracked: Vector3)] = []
-        for image in scene.images {
-            guard let cameraFromWorld = image.cameraFromWorld, let pose = tracked[image.name] else { continue }
-            pairs.append((cameraFromWorld.cameraCentreInWorld, pose.translation))
-        }
+    /// Photos match by name, or by name without extension when that is unambiguous, as pose
+    /// evaluation matches them (`PoseAccuracyReport.matchedPairs`).
+    public static func scale(scene: SparseScene, tracked: [NamedPose]) -> Scale {
+        let pairs = PoseAccuracyReport.matchedPairs(estimated: scene.namedPoses, groundTruth: tracked)
+            .map { (estimated: $0.est.translation, tracked: $0.truth.translation) }
         guard pairs.count >= minimumCameras else {
             return .refused("only \(pairs.count) registered photo\(pairs.count == 1 ? " has" : "s have") a tracked pose (\(minimumCameras) needed)")
         }

@@ -65,9 +65,10 @@ final class CaptureReplayAcceptanceTests: XCTestCase {
         // And each shot's pose as the device tracked it: its frame's.
         let tracked = try XCTUnwrap(try TrackedPoses.load(besides: captureFolder))
         XCTAssertEqual(tracked.count, summary.savedShots)
+        let trackedByName = Dictionary(tracked.map { ($0.name, $0.worldFromCamera) }, uniquingKeysWith: { a, _ in a })
         let frames = try FrameStream.load(directory: framesFolder).frames
         for line in reports where line.outcome == .saved {
-            let pose = try XCTUnwrap(tracked[try XCTUnwrap(line.shot)]), frame = try XCTUnwrap(frames.first { $0.index == line.index })
+            let pose = try XCTUnwrap(trackedByName[try XCTUnwrap(line.shot)] ?? nil), frame = try XCTUnwrap(frames.first { $0.index == line.index })
             XCTAssertLessThan((pose.translation - frame.worldFromCamera.translation).length, 1e-9)
         }
 

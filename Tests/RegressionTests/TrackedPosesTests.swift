@@ -33,10 +33,14 @@ final class TrackedPosesTests: XCTestCase {
         return (SparseScene(images: images, points: []), tracked)
     }
 
+    static func named(_ poses: [String: RigidTransform]) -> [NamedPose] {
+        poses.keys.sorted().map { NamedPose(name: $0, worldFromCamera: poses[$0]) }
+    }
+
     func testTheScaleIsTheTrackedCentresOverTheEstimatedOnes() {
         // 1 cm of tracking noise on a 0.5 m circle.
         let (scene, tracked) = Self.layout(noiseMetres: 0.01)
-        guard case let .metresPerUnit(scale, cameras, residual) = TrackedPoses.scale(scene: scene, tracked: tracked) else {
+        guard case let .metresPerUnit(scale, cameras, residual) = TrackedPoses.scale(scene: scene, tracked: Self.named(tracked)) else {
             return XCTFail("expected a scale")
         }
         XCTAssertEqual(scale, Self.metresPerUnit, accuracy: 0.01 * Self.metresPerUnit)
@@ -47,7 +51,7 @@ final class TrackedPosesTests: XCTestCase {
     func testATrackingJumpIsLeftOutOfTheFit() {
         var (scene, tracked) = Self.layout()
         tracked["0004.jpg"]!.translation = tracked["0004.jpg"]!.translation + Vector3(0.4, 0, 0)
-        guard case let .metresPerUnit(scale, cameras, _) = TrackedPoses.scale(scene: scene, tracked: tracked) else {
+        guard case let .metresPerUnit(scale, cameras, _) = TrackedPoses.scale(scene: scene, tracked: Self.named(tracked)) else {
             return XCTFail("expected a scale")
         }
         XCTAssertEqual(scale, Self.metresPerUnit, accuracy: 1e-9)
@@ -55,8 +59,18 @@ final class TrackedPosesTests: XCTestCase {
         // An unregistered photo and one without a tracked pose take no part.
         scene.images[0].cameraFromWorld = nil
         tracked["0002.jpg"] = nil
-        guard case .metresPerUnit(_, let fewer, _) = TrackedPoses.scale(scene: scene, tracked: tracked) else { return XCTFail("expected a scale") }
+        guard case .metresPerUnit(_, let fewer, _) = TrackedPoses.scale(scene: scene, tracked: Self.named(tracked)) else { return XCTFail("expected a scale") }
         XCTAssertEqual(fewer, 9)
+    }
+
+    func testPhotosMatchByNameWithoutExtensionWhenThatIsUnambiguous() {
+        let (scene, tracked) = Self.layout()
+        let renamed = tracked.keys.sorted().map { NamedPose(name: $0.replacingOccurrences(of: ".jpg", with: ".heic"), worldFromCamera: tracked[$0]) }
+        guard case .metresPerUnit(let scale, let cameras, _) = TrackedPoses.scale(scene: scene, tracked: renamed) else {
+            return XCTFail("expected a scale")
+        }
+        XCTAssertEqual(scale, Self.metresPerUnit, accuracy: 1e-9)
+        XCTAssertEqual(cameras, 12)
     }
 
     func testPosesOfOtherPhotosOrTooFewAreRefused() {
@@ -64,11 +78,11 @@ final class TrackedPosesTests: XCTestCase {
         var permuted: [String: RigidTransform] = [:]
         let names = tracked.keys.sorted()
         for (k, name) in names.enumerated() { permuted[name] = tracked[names[(k * 5) % names.count]] }
-        guard case .refused(let reason) = TrackedPoses.scale(scene: scene, tracked: permuted) else { return XCTFail("expected a refusal") }
+        guard case .refused(let reason) = TrackedPoses.scale(scene: scene, tracked: Self.named(permuted)) else { return XCTFail("expected a refusal") }
         XCTAssertTrue(reason.contains("the tracked poses do not describe these photos"), reason)
 
         let two = tracked.filter { ["0001.jpg", "0002.jpg"].contains($0.key) }
-        XCTAssertEqual(TrackedPoses.scale(scene: scene, tracked: two), .refused("only 2 registered photos have a tracked pose (3 needed)"))
+        XCTAssertEqual(TrackedPoses.scale(scene: scene, tracked: Self.named(two)), .refused("only 2 registered photos have a tracked pose (3 needed)"))
     }
 
     func testTheFileIsReadBesideThePhotosAndAMalformedOneNamesItself() throws {
