@@ -3,8 +3,8 @@ import ReconstructionCore
 
 extension DenseRun {
     /// Metres per scene unit from the capture's tracked poses (`TrackedPoses`) and the photos that
-    /// gave it, nil without them;
-    /// a file that cannot be read, or poses that do not fit the estimated ones, is a warning.
+    /// gave it, nil without them; a file that cannot be read, or poses that do not fit the
+    /// estimated ones, is a warning.
     static func trackedScale(scene: SparseScene, imagesDirectory: URL, warnings: inout [String],
                              log: (String) -> Void) -> (metresPerUnit: Double, cameras: Int)? {
         let tracked: [NamedPose]

@@ -5,8 +5,9 @@ import Reconstruction
 import ReconstructionCore
 
 /// Dense geometry after poses: multi-view stereo, LiDAR/depth sidecars registered to the poses
-/// (which also gives the metric scale; without depth, a capture's tracked poses may), point clouds in the poses' metric frame, and fusion into
-/// a cleaned mesh (watertight for masked object captures, see `SurfaceReconstruction`).
+/// (which also gives the metric scale; without depth, a capture's tracked poses may), point
+/// clouds in the poses' metric frame, and fusion into a cleaned mesh (watertight for masked
+/// object captures, see `SurfaceReconstruction`).
 public struct DenseRun: Sendable {
     public var stereo: DenseStereo.Result?
     public var surface: SurfaceReconstruction.Result
