@@ -70,8 +70,18 @@ struct PosesCommand: AsyncParsableCommand {
     func run() async throws {
         let reporter = ProgressReporter(json: json)
         let outputExisted = FileManager.default.fileExists(atPath: output)
+        // Ctrl-C cancels the session (checkpoints stay) instead of killing the process. Before the
+        // session exists (photo headers are still being read) it ends the run at once, saying so.
+        let interruption = SessionInterruption { [output] in
+            reporter.close(cancelled: "cancelled before processing began")
+            if !outputExisted, (try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty == true {
+                try? FileManager.default.removeItem(atPath: output)
+            }
+            _exit(130)
+        }
+        defer { interruption.cancel() }
         do {
-            try await estimate(reporter: reporter)
+            try await estimate(reporter: reporter, interruption: interruption)
         } catch {
             if !(error is ExitCode) { reporter.failure(error) }
             // A run that wrote nothing leaves no empty output folder of its own behind.
@@ -82,7 +92,7 @@ struct PosesCommand: AsyncParsableCommand {
         }
     }
 
-    private func estimate(reporter: ProgressReporter) async throws {
+    private func estimate(reporter: ProgressReporter, interruption: SessionInterruption) async throws {
         let outputURL = URL(fileURLWithPath: output)
         let given = try known.load()
         let imagesURL = try PhotoFolder.resolve(imagesDir, reporter: reporter)
@@ -92,13 +102,7 @@ struct PosesCommand: AsyncParsableCommand {
         let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given)
         let samples = folder.samples
         let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())
-
-        // Ctrl-C cancels the session (checkpoints stay) instead of killing the process.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler { session.cancel() }
-        interrupt.resume()
-        defer { interrupt.cancel() }
+        interruption.hand(to: session)
 
         for note in folder.notes { reporter.note(note) }
         for warning in folder.warnings { reporter.warning(warning) }

@@ -4,18 +4,20 @@ import Reconstruction
 
 /// Prints a session's messages: a one-line bar (stage, percentage, time left) on a terminal,
 /// JSON lines with `--json`, and occasional plain lines otherwise (logs, CI).
-final class ProgressReporter {
+final class ProgressReporter: @unchecked Sendable {
     private let json: Bool
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private var barShown = false
     private var lastStage: ProcessingStage?
     private var lastDecile = -1
     private var lastFraction = 0.0
+    private var lastPrintedFraction = ""
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
     /// Held by every method that reads or changes the state above or writes (the session's
-    /// outputs, stereo's worker threads and the Ctrl-C handler all report); recursive, as the
-    /// methods call one another. After `close(cancelled:)` nothing more is written.
+    /// outputs, stereo's worker threads and the Ctrl-C handler all report), which makes the
+    /// reporter `Sendable`; recursive, as the methods call one another. After `close(cancelled:)`
+    /// nothing more is written.
     private let lock = NSRecursiveLock()
     private var isClosed = false
 
@@ -56,8 +58,12 @@ final class ProgressReporter {
         let fraction = stage == lastStage ? max(reported, lastFraction) : reported
         lastFraction = fraction
         if json {
+            // The same stage at the same (printed) fraction says nothing new.
+            let printed = String(format: "%.4f", fraction)
+            guard stage != lastStage || printed != lastPrintedFraction else { return }
+            lastPrintedFraction = printed
             let eta = remaining.map { #","eta_seconds":\#(String(format: "%.1f", $0))"# } ?? ""
-            line(#"{"event":"progress","stage":"\#(stage.rawValue)","fraction":\#(String(format: "%.4f", fraction))\#(eta)}"#)
+            line(#"{"event":"progress","stage":"\#(stage.rawValue)","fraction":\#(printed)\#(eta)}"#)
             lastStage = stage
             return
         }

@@ -30,6 +30,8 @@ final class ReconstructJSONTests: XCTestCase {
         }
         XCTAssertEqual(stages, ["features", "matching", "mapping", "dense", "surface", "model", "export"])
         for stage in stages { XCTAssertEqual(last[stage], 1, "\(stage) did not reach 1") }
+        let steps = progress.map { "\($0["stage"] ?? "") \($0["fraction"] ?? "")" }
+        XCTAssertFalse(zip(steps, steps.dropFirst()).contains { $0 == $1 }, "a progress event repeated itself")
         // Dense stereo reports as it goes, not only at its start and end.
         XCTAssertGreaterThan(progress.filter { $0["stage"] as? String == "dense" }.count, 10)
         let estimates = progress.compactMap { $0["eta_seconds"] as? Double }
