@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import ModelExport
 import ReconstructionCore
@@ -60,24 +61,21 @@ struct CaptureFolderWriter {
         if let mask = frame.mask { try copy(mask, to: "\(stem)_mask.\(mask.pathExtension.lowercased())") }
         let g = frame.gravity / frame.gravity.length
         try AtomicFileWriter.write(Data(String(format: "%.9f %.9f %.9f\n", g.x, g.y, g.z).utf8),
-                                   to: directory.appendingPathComponent("\(stem)_gravity.txt"))
+                                   to: GravitySidecar.url(besides: directory.appendingPathComponent(photo)))
         return photo
     }
 
     /// Writes `K.txt` (Strecha's layout: 3×3, row-major).
     func writeIntrinsics(_ k: CameraIntrinsics) throws {
         try AtomicFileWriter.write(Data(String(format: "%.10g 0 %.10g\n0 %.10g %.10g\n0 0 1\n", k.fx, k.cx, k.fy, k.cy).utf8),
-                                   to: directory.appendingPathComponent("K.txt"))
+                                   to: directory.appendingPathComponent(CaptureFolderFiles.intrinsics))
     }
-
-    /// The file of the shots' tracked poses.
-    static let trackedPosesName = "tracked_poses.json"
 
     /// Writes `tracked_poses.json`: each shot's pose as the device tracked it (the frame's), in
     /// `poses.json`'s format, world metres with z up. The dense stage takes the metric scale from it
     /// when no depth gives one; `reconstruct --poses` takes the poses themselves.
     func writeTrackedPoses(_ shots: [SparseScene.Image]) throws {
-        try PosesJSONWriter.write(scene: SparseScene(images: shots, points: []), to: directory.appendingPathComponent(Self.trackedPosesName),
+        try PosesJSONWriter.write(scene: SparseScene(images: shots, points: []), to: directory.appendingPathComponent(CaptureFolderFiles.trackedPoses),
                                   worldDescription: "the capture's world as the device tracked it: metres, z up (against gravity)")
     }
 

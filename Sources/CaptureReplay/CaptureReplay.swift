@@ -184,7 +184,7 @@ public struct CaptureReplay: Sendable {
         }
         if !trackedShots.isEmpty {
             do { try writer.writeTrackedPoses(trackedShots) } catch {
-                throw CaptureReplayError(path: output.path, "cannot write \(CaptureFolderWriter.trackedPosesName): \(error)")
+                throw CaptureReplayError(path: output.path, "cannot write \(CaptureFolderFiles.trackedPoses): \(error)")
             }
             summary.wroteTrackedPoses = true
         }

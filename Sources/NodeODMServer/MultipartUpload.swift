@@ -19,8 +19,8 @@ public final class MultipartUpload {
     private let maxFileBytes: Int
     private let maxFiles: Int
     /// Files a request may carry per photo allowed: the photo, its depth, confidence, mask and
-    /// matte images, and one more (K.txt, a gravity file).
-    static let filesPerPhoto = 6
+    /// matte images, its gravity file, and one more (K.txt, tracked_poses.json).
+    static let filesPerPhoto = 7
     private static let maxFieldBytes = 1_000_000
 
     private var result = Result()
@@ -121,7 +121,7 @@ public final class MultipartUpload {
                 fail(.refused("this request takes no files: upload photos to /task/new/upload/<uuid>"))
                 return
             }
-            // Photos count against the limit, sidecars (depth, masks, K.txt) do not; the files in
+            // Photos count against the limit, sidecars (depth, masks, gravity, K.txt) do not; the files in
             // all are capped too, at a photo and its sidecars each.
             let photos = result.files.filter { UploadName.isPhoto($0.storedName) }.count
             guard !UploadName.isPhoto(stored) || photos < maxFiles else {

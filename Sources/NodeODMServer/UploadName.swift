@@ -7,13 +7,14 @@ import Foundation
 /// characters) is refused, not repaired: the client meant something else. Any other name is kept
 /// as sent (`写真1.jpg`, `photo é.jpg`, `a#1.jpg`): changing characters would let two photos'
 /// names meet, and the later would replace the earlier. The extension must be a photo's (JPEG,
-/// PNG, HEIC/HEIF, TIFF) or the capture's `K.txt`.
+/// PNG, HEIC/HEIF, TIFF), or that of a file a capture folder holds beside its photos: `K.txt`,
+/// `tracked_poses.json` (`capture replay`'s, for the metric scale) or a photo's `STEM_gravity.txt`.
 public enum UploadName {
     /// Longest name, in bytes of UTF-8.
     public static let maximumBytes = 240
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff"]
     /// The intrinsics file a capture folder may hold beside its photos.
-    public static let intrinsicsFileName = "K.txt"
+    public static let intrinsicsFileName = CaptureFolderFiles.intrinsics
 
     /// The stored name for the client's `name`.
     /// - Throws: `NodeODMError.refused` naming the problem.
@@ -34,10 +35,15 @@ public enum UploadName {
             throw NodeODMError.refused("file name '\(name.debugDescription)' has control characters")
         }
         let cleaned = name
-        if cleaned.caseInsensitiveCompare(intrinsicsFileName) == .orderedSame { return intrinsicsFileName }
+        for folderFile in [intrinsicsFileName, CaptureFolderFiles.trackedPoses]
+        where cleaned.caseInsensitiveCompare(folderFile) == .orderedSame {
+            return folderFile
+        }
         let ext = (cleaned as NSString).pathExtension.lowercased()
-        guard photoExtensions.contains(ext) else {
-            throw NodeODMError.refused("file '\(name)' is not a photo (.jpg, .jpeg, .png, .heic, .heif, .tif, .tiff) or K.txt")
+        let isGravity = ext == "txt" && (cleaned as NSString).deletingPathExtension.hasSuffix(GravitySidecar.suffix)
+        guard photoExtensions.contains(ext) || isGravity else {
+            throw NodeODMError.refused("file '\(name)' is not a photo (.jpg, .jpeg, .png, .heic, .heif, .tif, .tiff), "
+                + "a photo's STEM\(GravitySidecar.suffix).txt, \(intrinsicsFileName) or \(CaptureFolderFiles.trackedPoses)")
         }
         return cleaned
     }

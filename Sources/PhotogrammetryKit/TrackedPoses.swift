@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import ModelExport
 import ReconstructionCore
@@ -9,7 +10,7 @@ import ReconstructionCore
 /// the reconstruction's metres per unit when no depth gives them.
 public enum TrackedPoses {
     /// The file's name in a capture folder.
-    public static let fileName = "tracked_poses.json"
+    public static let fileName = CaptureFolderFiles.trackedPoses
     /// Registered photos with a tracked pose needed for a scale.
     public static let minimumCameras = 3
     /// Largest root-mean-square distance between the aligned estimated centres and the tracked

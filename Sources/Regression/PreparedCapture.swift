@@ -25,7 +25,7 @@ public struct PreparedCapture: Sendable {
         let images = sceneDirectory.appendingPathComponent("images", isDirectory: true)
         return PreparedCapture(
             imagesDirectory: images,
-            intrinsics: try PinholeIntrinsics.load(kFile: images.appendingPathComponent("K.txt")),
+            intrinsics: try PinholeIntrinsics.load(kFile: images.appendingPathComponent(CaptureFolderFiles.intrinsics)),
             groundTruthPoses: try StrechaGroundTruth.load(sceneDirectory: sceneDirectory))
     }
 }

@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import ModelExport
 import Reconstruction
@@ -47,7 +48,7 @@ public enum SyntheticCaptureWriter {
 
         let k = capture.intrinsics
         try AtomicFileWriter.write(Data(String(format: "%.10g 0 %.10g\n0 %.10g %.10g\n0 0 1\n", k.fx, k.cx, k.fy, k.cy).utf8),
-                                   to: images.appendingPathComponent("K.txt"))
+                                   to: images.appendingPathComponent(CaptureFolderFiles.intrinsics))
         let truth = directory.appendingPathComponent(GroundTruth.syntheticFolderName, isDirectory: true)
         try PoseExport.writeAll(scene: groundTruthScene(capture, photoFormat: photoFormat), imagesDirectory: images, to: truth,
                                 worldDescription: "object frame of the synthetic capture: metres, z up, the object resting on z = 0 in the first scan pass")

@@ -49,7 +49,7 @@ final class MultipartUploadTests: XCTestCase {
         let cases: [([UInt8], Int, Int, String)] = [
             (body([("images", "big.jpg", [UInt8](repeating: 1, count: 3000))]), 2000, 5, "larger than this node's upload limit"),
             (body([("images", "a.jpg", [1]), ("images", "b.jpg", [2]), ("images", "c.jpg", [3])]), 100, 2, "more than 2 photos"),
-            (body((0..<13).map { ("images", "a\($0)_depth.png", [UInt8(1)]) }), 100, 2, "more than 12 files in one request"),
+            (body((0..<15).map { ("images", "a\($0)_depth.png", [UInt8(1)]) }), 100, 2, "more than 14 files in one request"),
             (body([("images", "../up.jpg", [1])]), 100, 5, "is a path"),
             (body([("images", "a.jpg", [1])]), 100, 0, "takes no files"),
         ]

@@ -21,11 +21,15 @@ final class UploadNameTests: XCTestCase {
         XCTAssertFalse(UploadName.isPhoto("0001_depth.png"))
         XCTAssertFalse(UploadName.isPhoto("0001_mask.png"))
         XCTAssertFalse(UploadName.isPhoto("K.txt"))
+        XCTAssertEqual(try UploadName.sanitize("0001_gravity.txt"), "0001_gravity.txt")
+        XCTAssertFalse(UploadName.isPhoto("0001_gravity.txt"))
+        XCTAssertEqual(try UploadName.sanitize("Tracked_Poses.JSON"), "tracked_poses.json")
+        XCTAssertFalse(UploadName.isPhoto("tracked_poses.json"))
     }
 
     func testPathsHiddenNamesAndNonPhotosAreRefused() {
         for name in ["../etc/passwd.jpg", "..\\x.jpg", "a/b.jpg", "/abs.jpg", "..", ".hidden.jpg", "", "a\u{0}.jpg",
-                     "x..jpg", "script.sh", "noextension", "model.usdz"] {
+                     "x..jpg", "script.sh", "noextension", "model.usdz", "notes.txt", "poses.json", "_gravity.jpg.sh"] {
             XCTAssertThrowsError(try UploadName.sanitize(name), name) { error in
                 XCTAssertEqual((error as? NodeODMError)?.statusCode, 403, name)
             }
