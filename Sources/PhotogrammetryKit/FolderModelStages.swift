@@ -91,12 +91,14 @@ public struct FolderModelStages: ModelStages {
         for request in requests {
             if context.isCancelled { throw CancellationError() }
             let budget = request.detail.budget(custom: custom)
-            // A request's geometry crops the surface (world frame, metres when metric) and places the model.
-            let cropped = request.geometry.map { surface.cropped(to: $0.bounds) } ?? surface
+            // A request's geometry (in the session's world: the poses' frame and units) crops the
+            // surface (that world, in metres when the scale is known) and places the model.
+            let geometry = request.geometry?.inMetres(metresPerUnit: dense.metresPerUnit)
+            let cropped = geometry.map { surface.cropped(to: $0.bounds) } ?? surface
             do {
                 let built = try context.stage(.model) { _ in
                     try ModelRun.build(scene: scene, surface: cropped, metresPerUnit: dense.metresPerUnit, imagesDirectory: folder,
-                                       budget: budget, up: up, modelFromWorld: request.geometry?.modelFromWorld, options: builder)
+                                       budget: budget, up: up, modelFromWorld: geometry?.modelFromWorld, options: builder)
                 }
                 let format = request.detail == .custom ? custom.textureFormat : .png
                 _ = try context.stage(.export) { _ in try ModelRun.write(built.model, textureFormat: format, to: request.url) }

@@ -37,9 +37,14 @@ extension PhotogrammetrySession {
         }
     }
 
-    /// A crop box and a transform for a model request.
+    /// A crop box and a transform for a model request, both in the frame and units of the
+    /// session's `poses` and `bounds` results, so a box from `bounds` crops what it bounds. Those
+    /// are metres when the poses are (known poses, RGB-D keyframes); otherwise structure from
+    /// motion's own units, while the model itself comes out in metres when depth sidecars or tracked
+    /// poses give the scale: the box and the transform's translation are then scaled with it
+    /// (`inMetres(metresPerUnit:)`).
     public struct Geometry: Hashable, Sendable {
-        /// Only geometry inside this box (world coordinates, metres) is kept.
+        /// Only geometry inside this box (world coordinates) is kept.
         public var bounds: BoundingBox
         /// Maps the reconstruction's world frame to the output model's frame.
         public var modelFromWorld: SimilarityTransform
@@ -47,6 +52,16 @@ extension PhotogrammetrySession {
         public init(bounds: BoundingBox, modelFromWorld: SimilarityTransform) {
             self.bounds = bounds
             self.modelFromWorld = modelFromWorld
+        }
+
+        /// The same crop and placement for a surface `metresPerUnit` times larger than the session's
+        /// world (its metric scale): the box scaled about the origin, the transform's translation
+        /// scaled (its scale and rotation unchanged). Itself when `metresPerUnit` is nil.
+        public func inMetres(metresPerUnit: Double?) -> Geometry {
+            guard let s = metresPerUnit else { return self }
+            return Geometry(bounds: BoundingBox(centre: bounds.centre * s, halfExtents: bounds.halfExtents * s),
+                            modelFromWorld: SimilarityTransform(scale: modelFromWorld.scale, rotation: modelFromWorld.rotation,
+                                                                translation: modelFromWorld.translation * s))
         }
 
         public static func == (a: Geometry, b: Geometry) -> Bool {
