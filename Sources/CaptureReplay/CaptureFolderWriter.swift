@@ -76,7 +76,7 @@ struct CaptureFolderWriter {
     /// when no depth gives one; `reconstruct --poses` takes the poses themselves.
     func writeTrackedPoses(_ shots: [SparseScene.Image]) throws {
         try PosesJSONWriter.write(scene: SparseScene(images: shots, points: []), to: directory.appendingPathComponent(CaptureFolderFiles.trackedPoses),
-                                  worldDescription: "the capture's world as the device tracked it: metres, z up (against gravity)")
+                                  world: PosesWorld(description: "the capture's world as the device tracked it: metres, z up (against gravity)", isMetric: true))
     }
 
     private func copy(_ source: URL, to name: String) throws {

@@ -10,14 +10,14 @@ public enum PoseExport {
     /// `outputDirectory` (created if needed; each file written atomically).
     /// - Parameters:
     ///   - imagesDirectory: the folder holding the input images (for transforms.json's relative paths).
-    ///   - worldDescription: text describing the world frame, written into poses.json.
+    ///   - world: the world frame, described in poses.json.
     /// - Returns: the files written.
     /// - Throws: `ModelExportError` naming the file that could not be written.
     @discardableResult
     public static func writeAll(scene: SparseScene, imagesDirectory: URL, to outputDirectory: URL,
-                                worldDescription: String = PosesJSONWriter.defaultWorldDescription) throws -> [URL] {
+                                world: PosesWorld = .reconstruction) throws -> [URL] {
         let posesURL = outputDirectory.appendingPathComponent("poses.json", isDirectory: false)
-        try PosesJSONWriter.write(scene: scene, to: posesURL, worldDescription: worldDescription)
+        try PosesJSONWriter.write(scene: scene, to: posesURL, world: world)
         let colmapDirectory = outputDirectory.appendingPathComponent(colmapFolderName, isDirectory: true)
         try COLMAPTextWriter.write(scene: scene, to: colmapDirectory)
         let transformsURL = outputDirectory.appendingPathComponent(TransformsJSONWriter.fileName, isDirectory: false)
@@ -49,7 +49,7 @@ public enum PoseExport {
     /// - Throws: `ModelExportError` naming the folder or file.
     @discardableResult
     public static func writeSeparateModels(_ models: [SparseScene], imagesDirectory: URL, to outputDirectory: URL,
-                                           worldDescription: String = PosesJSONWriter.defaultWorldDescription) throws -> [URL] {
+                                           world: PosesWorld = .reconstruction) throws -> [URL] {
         let folder = outputDirectory.appendingPathComponent(separateModelsFolderName, isDirectory: true)
         let manager = FileManager.default
         if manager.fileExists(atPath: folder.path) {
@@ -66,7 +66,7 @@ public enum PoseExport {
         var written: [URL] = []
         for (k, model) in models.enumerated() {
             let directory = folder.appendingPathComponent("\(k + 1)", isDirectory: true)
-            written += try writeAll(scene: model, imagesDirectory: imagesDirectory, to: directory, worldDescription: worldDescription)
+            written += try writeAll(scene: model, imagesDirectory: imagesDirectory, to: directory, world: world)
         }
         return written
     }

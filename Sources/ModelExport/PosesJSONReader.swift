@@ -40,6 +40,13 @@ public enum PosesJSONReader {
         }
     }
 
+    /// Whether the file says its units are metres (top-level "metric", see `PosesWorld`); nil when
+    /// it does not say (files from other tools, or from before the field).
+    /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
+    public static func isMetric(_ url: URL) throws -> Bool? {
+        try document(url).metric
+    }
+
     /// The intrinsics of each registered image that records them, by file name.
     /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
     public static func loadIntrinsics(_ url: URL) throws -> [String: CameraIntrinsics] {
@@ -89,10 +96,11 @@ public enum PosesJSONReader {
     private struct Document: Decodable {
         var convention: String?
         var quaternionOrder: String?
+        var metric: Bool?
         var images: [Entry]
 
         enum CodingKeys: String, CodingKey {
-            case convention, images
+            case convention, images, metric
             case quaternionOrder = "quaternion_order"
         }
     }

@@ -10,19 +10,14 @@ import ReconstructionCore
 /// camera centres in world coordinates (scene units). Camera axes: x right, y down, z forward
 /// (OpenCV/COLMAP). Pixel origin: the image's top-left corner; first pixel centre at (0.5, 0.5).
 public enum PosesJSONWriter {
-    /// The default description of the world frame, written under "axes"/"world".
-    public static let defaultWorldDescription =
-        "the reconstruction's frame: an arbitrary similarity transform (rotation, translation and scale) "
-        + "of the real world; units are not metric unless the scale is known"
-
     /// Writes `scene`'s poses to the file `url` (parent directories created, written atomically).
-    /// - Parameter worldDescription: text describing the world frame.
+    /// - Parameter world: the world frame (described under "axes"/"world"; "metric" says whether
+    ///   its units are metres).
     /// - Throws: `ModelExportError` naming the file.
-    public static func write(scene: SparseScene, to url: URL,
-                             worldDescription: String = defaultWorldDescription) throws {
+    public static func write(scene: SparseScene, to url: URL, world: PosesWorld = .reconstruction) throws {
         let data: Data
         do {
-            data = try jsonData(scene: scene, worldDescription: worldDescription)
+            data = try jsonData(scene: scene, world: world)
         } catch {
             throw ModelExportError(file: url, "cannot encode poses as JSON: \(error)")
         }
@@ -30,7 +25,7 @@ public enum PosesJSONWriter {
     }
 
     /// The JSON document (pretty-printed, sorted keys, full double precision).
-    public static func jsonData(scene: SparseScene, worldDescription: String = defaultWorldDescription) throws -> Data {
+    public static func jsonData(scene: SparseScene, world: PosesWorld = .reconstruction) throws -> Data {
         let fit = scene.fit()
         let images = zip(scene.images, fit.images).map { image, imageFit -> ImageEntry in
             guard let cameraFromWorld = image.cameraFromWorld else {
@@ -51,7 +46,8 @@ public enum PosesJSONWriter {
         }
         let document = Document(
             convention: "camera_to_world",
-            axes: Axes(camera: "x right, y down, z forward (OpenCV/COLMAP)", world: worldDescription),
+            axes: Axes(camera: "x right, y down, z forward (OpenCV/COLMAP)", world: world.description),
+            metric: world.isMetric,
             pixelOrigin: "top-left corner; first pixel centre at (0.5, 0.5)",
             quaternionOrder: "wxyz",
             registeredCount: scene.registeredCount,
@@ -71,6 +67,7 @@ public enum PosesJSONWriter {
     private struct Document: Encodable {
         var convention: String
         var axes: Axes
+        var metric: Bool
         var pixelOrigin: String
         var quaternionOrder: String
         var registeredCount: Int
@@ -79,7 +76,7 @@ public enum PosesJSONWriter {
         var images: [ImageEntry]
 
         enum CodingKeys: String, CodingKey {
-            case convention, axes, images
+            case convention, axes, images, metric
             case pixelOrigin = "pixel_origin"
             case quaternionOrder = "quaternion_order"
             case registeredCount = "registered_count"

@@ -70,9 +70,7 @@ public enum TrackedPoses {
         -> (transform: SimilarityTransform, distances: [Double], spread: Double, relativeResidual: Double)? {
         let target = pairs.map(\.tracked)
         guard let transform = SimilarityTransform.aligning(pairs.map(\.estimated), onto: target) else { return nil }
-        let mean = target.reduce(Vector3.zero, +) / Double(target.count)
-        let spread = (target.map { ($0 - mean).dot($0 - mean) }.reduce(0, +) / Double(target.count)).squareRoot()
-        guard spread > 0 else { return nil }
+        guard let spread = target.rmsSpread, spread > 0 else { return nil }
         let distances = pairs.map { (transform.apply($0.estimated) - $0.tracked).length }
         let rms = (distances.map { $0 * $0 }.reduce(0, +) / Double(distances.count)).squareRoot()
         return (transform, distances, spread, rms / spread)

@@ -51,7 +51,8 @@ public enum SyntheticCaptureWriter {
                                    to: images.appendingPathComponent(CaptureFolderFiles.intrinsics))
         let truth = directory.appendingPathComponent(GroundTruth.syntheticFolderName, isDirectory: true)
         try PoseExport.writeAll(scene: groundTruthScene(capture, photoFormat: photoFormat), imagesDirectory: images, to: truth,
-                                worldDescription: "object frame of the synthetic capture: metres, z up, the object resting on z = 0 in the first scan pass")
+                                world: PosesWorld(description: "object frame of the synthetic capture: metres, z up, the object resting on z = 0 in the first scan pass",
+                                                   isMetric: true))
         try PLYWriter.write(capture.objectMesh, to: truth.appendingPathComponent("mesh.ply"))
         try AtomicFileWriter.write(try description(capture, photoFormat: photoFormat, sidecars: sidecars), to: directory.appendingPathComponent("capture.json"))
         return images

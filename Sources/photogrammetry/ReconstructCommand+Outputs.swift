@@ -19,7 +19,10 @@ extension ReconstructCommand {
             written.append(mesh)
         }
         if let posesOutput, modelFromWorld == nil {
-            try PoseExport.writeAll(scene: posed, imagesDirectory: imagesDirectory, to: URL(fileURLWithPath: posesOutput, isDirectory: true))
+            let units = dense.metresPerUnit == nil ? "the reconstruction's units (the scale is unknown)" : "metres"
+            try PoseExport.writeAll(scene: posed, imagesDirectory: imagesDirectory, to: URL(fileURLWithPath: posesOutput, isDirectory: true),
+                                    world: PosesWorld(description: "the dense mesh's frame (\(output)), in \(units)",
+                                                      isMetric: dense.metresPerUnit != nil))
             written.append(posesOutput)
         }
         if let preview {

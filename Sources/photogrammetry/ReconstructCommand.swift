@@ -95,7 +95,7 @@ struct ReconstructCommand: ParsableCommand {
 
     @OptionGroup(title: "Pose estimation (structure from motion, unless the poses are known)") var estimation: PoseOptions
 
-    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres): skips structure from motion; needs intrinsics.")
+    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes): skips structure from motion; needs intrinsics.")
     var poses: String?
 
     @Option(help: "Also write the fused stereo point cloud (.ply), in the output's frame and units: the dense mesh's for a .ply, the model's for a model.")
@@ -174,7 +174,9 @@ struct ReconstructCommand: ParsableCommand {
 
         let scene: SparseScene
         var frameDepth: [String: DepthSidecar] = [:]
-        let knownMetricPoses = poses != nil || isKeyframeFolder
+        // Known poses are metres unless their file says otherwise (`poses` writes its own units).
+        let posesInMetres = try poses.map { try PosesJSONReader.isMetric(URL(fileURLWithPath: $0)) ?? true } ?? false
+        let knownMetricPoses = posesInMetres || isKeyframeFolder
         let progress: StageProgress
         if isKeyframeFolder {
             imagesURL = URL(fileURLWithPath: input, isDirectory: true)
@@ -190,6 +192,12 @@ struct ReconstructCommand: ParsableCommand {
             if scene.registeredCount < scene.images.count {
                 reporter.note("\(scene.registeredCount)/\(scene.images.count) photos have a pose in \(poses)")
                 for line in scene.unregisteredLines { reporter.note(line) }
+            }
+            if !posesInMetres {
+                reporter.warning("\(poses) says its units are not metres (\"metric\": false, as `poses` writes structure from motion's own units): "
+                                 + "the model keeps those units unless \(CaptureFolderFiles.trackedPoses) gives the scale, and depth sidecars and point "
+                                 + "clouds, which need metric poses or sparse points to be scaled, are not used. To take the scale from the depth, "
+                                 + "reconstruct from the photos without --poses")
             }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else {
@@ -209,13 +217,20 @@ struct ReconstructCommand: ParsableCommand {
         if posesOutput != nil { for warning in PoseExport.warnings(scene: scene) { reporter.warning(warning) } }
         var options = DenseRun.Options()
         options.stereo.maxImageDimension = stereoSize
-        options.useDepthSidecars = !noDepth
+        // Depth is scaled to estimated poses through their sparse points; known poses have none.
+        options.useDepthSidecars = !noDepth && (poses == nil || posesInMetres)
         options.useStereo = !noStereo
         options.posesAreMetric = knownMetricPoses
         options.surface.closesOpenings = closeOpenings
         options.useMasks = objectMasking
         options.isolatesObject = objectMasking
-        if knownMetricPoses { options.stereo.fallbackDepthRange = 0.05...50 }
+        // Known poses bring no sparse points to bound each view's depth: 5 cm to 50 m, or, in units
+        // that are not metres, as many times the cameras' spread (an orbit's radius) as that is metres.
+        if knownMetricPoses {
+            options.stereo.fallbackDepthRange = 0.05...50
+        } else if poses != nil, let spread = scene.images.compactMap({ $0.cameraFromWorld?.cameraCentreInWorld }).rmsSpread, spread > 0 {
+            options.stereo.fallbackDepthRange = Float(0.05 * spread)...Float(50 * spread)
+        }
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight, name: file)
         }
@@ -247,7 +262,8 @@ struct ReconstructCommand: ParsableCommand {
                 let units = dense.metresPerUnit == nil ? "the reconstruction's units (the scale is unknown without depth)" : "metres"
                 try PoseExport.writeAll(scene: posed.transformed(by: model.modelFromWorld),
                                         imagesDirectory: imagesURL, to: URL(fileURLWithPath: posesOutput, isDirectory: true),
-                                        worldDescription: "the model's frame (\(output)): Y up, the model resting on y = 0, in \(units)")
+                                        world: PosesWorld(description: "the model's frame (\(output)): Y up, the model resting on y = 0, in \(units)",
+                                                          isMetric: dense.metresPerUnit != nil))
                 alsoWritten.append(posesOutput)
             }
             if let modelReport {

@@ -41,4 +41,27 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertEqual(withoutDepth.status, 0, withoutDepth.output)
         XCTAssertTrue(withoutDepth.output.contains("metric (known poses in metres)"), withoutDepth.output)
     }
+
+    /// `poses` writes structure from motion's own units and says so ("metric": false); given to
+    /// `reconstruct --poses` they are not taken for metres (which made a model 3.3 times too large
+    /// and called it metric): the model keeps their units, and the depth, which could not be scaled
+    /// to them, is left out with a warning that says why.
+    func testPosesInTheirOwnUnitsAreNotTakenForMetres() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let folder = try BatchCaptures.temporaryDirectory(self)
+        let k = capture.appendingPathComponent("images/K.txt").path
+        let estimated = try CLIRunner.run(["poses", capture.path, "-o", folder.appendingPathComponent("poses").path, "--intrinsics-file", k])
+        XCTAssertEqual(estimated.status, 0, estimated.output)
+        let posesFile = folder.appendingPathComponent("poses/poses.json")
+        let result = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh.ply").path,
+                                        "--poses", posesFile.path, "--intrinsics-file", k, "--json"])
+        XCTAssertEqual(result.status, 0, result.output)
+        let events = result.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("\(posesFile.path) says its units are not metres") }, result.output)
+        XCTAssertFalse(warnings.contains { $0.contains("its depth agrees with no other frame") }, "depth is not checked against them: \(result.output)")
+        let complete = try XCTUnwrap(events.last)
+        XCTAssertEqual(complete["event"] as? String, "complete", result.output)
+        XCTAssertEqual(complete["metric"] as? Bool, false, "\(complete)")
+    }
 }

@@ -49,9 +49,11 @@ final class ReconstructTrackedPosesTests: XCTestCase {
         let complete = try XCTUnwrap(events.last { $0["event"] as? String == "complete" })
         XCTAssertEqual(complete["metric"] as? Bool, true, "\(complete)")
         XCTAssertEqual(complete["tracked_poses"] as? Int, BatchCaptures.views, "\(complete)")
-        // Distances between the written camera centres are the true ones, in metres.
-        let written = try Self.centres(try XCTUnwrap(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: posesFolder.appendingPathComponent("poses.json"))) as? [String: Any]))
+        // Distances between the written camera centres are the true ones, in metres, and the file says so.
+        let writtenDocument = try XCTUnwrap(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: posesFolder.appendingPathComponent("poses.json"))) as? [String: Any])
+        XCTAssertEqual(writtenDocument["metric"] as? Bool, true)
+        let written = try Self.centres(writtenDocument)
         var ratios: [Double] = []
         let names = truth.keys.sorted()
         for (a, b) in zip(names, names.dropFirst(names.count / 2)) {

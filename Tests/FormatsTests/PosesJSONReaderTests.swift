@@ -23,6 +23,7 @@ final class PosesJSONReaderTests: XCTestCase {
         // 90° about z: camera x axis maps to world y.
         XCTAssertLessThan(pose.apply(Vector3(1, 0, 0)).distance(to: Vector3(1, 3, 3)), 1e-12)
         XCTAssertNil(poses[1].worldFromCamera)
+        XCTAssertNil(try PosesJSONReader.isMetric(url), "a file that does not say")
     }
 
     func testMalformedFilesThrowErrorsNamingTheFile() throws {

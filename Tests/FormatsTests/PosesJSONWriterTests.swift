@@ -34,6 +34,17 @@ final class PosesJSONWriterTests: XCTestCase {
         XCTAssertFalse(axes["world"]?.isEmpty ?? true)
         XCTAssertEqual(json["registered_count"] as? Int, 2)
         XCTAssertEqual(json["image_count"] as? Int, 3)
+        XCTAssertEqual(json["metric"] as? Bool, false, "structure from motion's own units by default")
+    }
+
+    /// Whether the units are metres is stated for programs too, and read back.
+    func testStatesWhetherItsUnitsAreMetres() throws {
+        let folder = try makeTemporaryDirectory(self)
+        let metric = folder.appendingPathComponent("metric.json"), own = folder.appendingPathComponent("own.json")
+        try PosesJSONWriter.write(scene: SyntheticScene.make(), to: metric, world: PosesWorld(description: "tracked, metres", isMetric: true))
+        try PosesJSONWriter.write(scene: SyntheticScene.make(), to: own)
+        XCTAssertEqual(try PosesJSONReader.isMetric(metric), true)
+        XCTAssertEqual(try PosesJSONReader.isMetric(own), false)
     }
 
     func testRegisteredImageHasCameraToWorldQuaternionCentreAndIntrinsics() throws {

@@ -54,11 +54,8 @@ final class ModelGeometryTests: XCTestCase {
         }.first)
         XCTAssertEqual(poses.posesBySample.count, capture.viewCount)
         // Metres per pose unit: the true cameras' spread over the estimated ones'.
-        func spread(_ centres: [Vector3]) -> Double {
-            let mean = centres.reduce(Vector3(0, 0, 0), +) / Double(centres.count)
-            return (centres.map { ($0 - mean).length * ($0 - mean).length }.reduce(0, +) / Double(centres.count)).squareRoot()
-        }
-        let scale = spread(capture.shots.map(\.worldFromCamera.translation)) / spread(poses.posesBySample.values.map(\.worldFromCamera.translation))
+        let scale = try XCTUnwrap(capture.shots.map(\.worldFromCamera.translation).rmsSpread)
+            / XCTUnwrap(poses.posesBySample.values.map(\.worldFromCamera.translation).rmsSpread)
         XCTAssertFalse(abs(scale - 1) < 0.2, "this test needs pose units that are not metres (scale \(scale))")
 
         // The whole box, placed as the world is (identity): the model is in metres, the box is not.
