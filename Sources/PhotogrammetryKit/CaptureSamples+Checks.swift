@@ -33,7 +33,11 @@ extension CaptureSamples {
     /// Checks a given K against each photo's size (`IntrinsicsFit`) and notes the photos whose
     /// EXIF orientation asks for a turn the pipeline does not apply.
     /// - A principal point outside a photo rejects that photo.
-    /// - A principal point far from the centre of photos of one size is one warning for them all.
+    /// - So does one far from its centre when K fits the photo turned by 90° or scaled (K made for
+    ///   the upright view, or for larger photos): poses estimated with it would be wrong, the photo's
+    ///   alone (a portrait photo among landscapes registered 1.2 m off) or every photo's.
+    /// - A principal point far from the centre of photos of one size for no such reason is one
+    ///   warning for them all.
     static func check(_ photos: [PhotoHeader], given: PinholeIntrinsics?) -> CheckResult {
         var result = CheckResult()
         let reoriented = photos.filter { $0.exif?.isReorienting == true }.map(\.name)
@@ -45,7 +49,6 @@ extension CaptureSamples {
         }
         guard let k = given else { return result }
         var offCentre: [String: [String]] = [:]  // "W×H" → names
-        var offCentreHint: [String: IntrinsicsFit.Hint?] = [:]
         var sizes: [String: ImageDimensions] = [:]
         for (index, photo) in photos.enumerated() {
             // A header claiming more than OpenCV decodes (2^30 pixels, 2^20 per side) is reported
@@ -57,18 +60,20 @@ extension CaptureSamples {
             case .outside(let hint):
                 result.rejections[index] = "the given K cannot describe this \(key) photo: its principal point "
                     + "(\(pixels(k.cx)), \(pixels(k.cy))) lies outside it\(advice(hint, rotated: rotated.contains(photo.name)))"
-            case .offCentre(let hint):
+            case .offCentre(let hint?):
+                result.rejections[index] = "the given K does not fit this \(key) photo: its principal point "
+                    + "(\(pixels(k.cx)), \(pixels(k.cy))) is far from its centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))"
+                    + advice(hint, rotated: rotated.contains(photo.name))
+            case .offCentre(nil):
                 offCentre[key, default: []].append(photo.name)
-                offCentreHint[key] = hint
                 sizes[key] = size
             }
         }
         for key in offCentre.keys.sorted() {
             let names = offCentre[key]!, size = sizes[key]!
-            let anyRotated = names.contains { rotated.contains($0) }
             result.warnings.append("the given K does not fit \(count(names.count, "photo")) of \(key) (\(listed(names))): its principal point "
                 + "(\(pixels(k.cx)), \(pixels(k.cy))) is far from their centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))"
-                + advice(offCentreHint[key] ?? nil, rotated: anyRotated) + "; poses estimated with it will be wrong")
+                + "; poses estimated with it will be wrong")
         }
         return result
     }
@@ -78,8 +83,8 @@ extension CaptureSamples {
         case .scaled(let factor)?:
             return "; K seems to be for photos \(String(format: "%.4g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.4g", factor))"
         case .rotated?:
-            let why = rotated ? " (their EXIF orientation is not applied)" : ""
-            return "; the photos seem to be stored turned by 90° from the view K was made for\(why): give K for the pixels as stored"
+            let why = rotated ? " (its EXIF orientation is not applied)" : ""
+            return "; it fits the photo turned by 90°: the photo seems to be stored turned from the view K was made for\(why); give K for the pixels as stored"
         case nil:
             return ""
         }

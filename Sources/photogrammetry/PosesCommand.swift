@@ -27,9 +27,10 @@ struct PosesCommand: AsyncParsableCommand {
             Intrinsics: given with --intrinsics or --intrinsics-file they are held fixed (unless \
             --refine-intrinsics); otherwise they come from EXIF focal length, or a default guess \
             (1.2 × the longer side), and are refined by bundle adjustment (focal length and radial \
-            distortion k1; the principal point stays at the image centre). A given K whose principal \
-            point is far from the centre of photos of some size (a K for larger photos, or for photos \
-            stored turned) is a warning; one outside a photo skips that photo.
+            distortion k1; the principal point stays at the image centre). A given K is checked against \
+            each photo: a photo is skipped, with the reason, when the principal point lies outside it, or \
+            far from its centre where K fits it turned by 90° or scaled (K for the upright view, or for \
+            larger photos: the reason says how to scale K); far from the centre for no such reason is a warning.
             Pixels are used as stored: the EXIF orientation tag is not applied (as in COLMAP), so poses \
             and intrinsics describe the stored raster; photos tagged to be shown turned are named in a \
             warning. An alpha channel is ignored (use a _mask sidecar).
