@@ -31,6 +31,7 @@ extension IncrementalMapper {
     mutating func initialize(in group: Set<Int>) throws {
         let candidates = geometries.filter { group.contains($0.pair.first) }.sorted { $0.inlierCount > $1.inlierCount }
         var best: (TwoViewGeometry, RigidTransform, Double)?
+        var rotationOnly = 0
         for g in candidates.prefix(30) {
             guard let pose = relativePose(g) else { continue }
             let angle = g.medianTriangulationAngleDegrees ?? PairVerifier.medianTriangulationAngle(
@@ -38,14 +39,32 @@ extension IncrementalMapper {
                 keypoints1: g.keypoints1, keypoints2: g.keypoints2,
                 intrinsics1: intrinsics(of: g.pair.first), intrinsics2: intrinsics(of: g.pair.second))
             // Prefer many inliers on a non-planar, well-conditioned pair.
-            if angle >= options.minInitialPairAngleDegrees
-                && homographyInlierRatio(g) < options.maxInitialPairHomographyInlierRatio {
+            let wide = angle >= options.minInitialPairAngleDegrees
+            let homographic = homographyInlierRatio(g) >= options.maxInitialPairHomographyInlierRatio
+            if wide && !homographic {
                 best = (g, pose, angle)
                 break
+            }
+            // A narrow pair that a homography explains is what a turn on the spot gives: its
+            // "baseline" is the noise of a pose fitted to no translation. With focal lengths only
+            // guessed, a homography leaves them undetermined too, however wide the pair looks
+            // (seven turned views of one photo, without K, made a model with an invented baseline
+            // and no warning). Known intrinsics can start from a plane seen from two places.
+            let guessed = [g.pair.first, g.pair.second].contains { images[$0].intrinsicsSource == .defaultGuess }
+            if homographic && (!wide || guessed) {
+                rotationOnly += 1
+                continue
             }
             if best == nil || angle > best!.2 { best = (g, pose, angle) }
         }
         guard let (pair, pose, _) = best else {
+            if rotationOnly > 0 {
+                throw MapperError.noInitialPair("every candidate pair (\(rotationOnly)) is what a camera turning on one spot sees: "
+                    + "a homography explains at least \(Int(options.maxInitialPairHomographyInlierRatio * 100)) % of its matches, and its "
+                    + "points are seen under less than \(options.minInitialPairAngleDegrees)° or its focal lengths are only guessed. The "
+                    + "photos seem to be taken from one place (a panorama, a tripod) or show one plane; structure from motion needs the "
+                    + "camera to move between photos of a scene with depth, or, for a plane, known intrinsics (--intrinsics, EXIF)")
+            }
             throw MapperError.noInitialPair("no verified pair with a relative pose")
         }
         let first = pair.pair.first, second = pair.pair.second

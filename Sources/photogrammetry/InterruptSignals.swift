@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// Ctrl-C (SIGINT) and SIGTERM call `handler` instead of ending the process, until `cancel()`.
-/// The batch commands use it to stop their runner or backend cleanly.
+/// The batch commands use it to stop their runner or backend cleanly, `reconstruct` to end with a
+/// `cancelled` event, `poses` (through `SessionInterruption`) to cancel its session.
 struct InterruptSignals {
     private let sources: [DispatchSourceSignal]
 

@@ -45,7 +45,7 @@ struct PosesCommand: AsyncParsableCommand {
             carried with the sample.
             With --checkpoint DIR, each finished stage (and each image's features) is saved in DIR; \
             running again with the same DIR, photos and options loads them instead of recomputing. \
-            Ctrl-C cancels promptly and keeps what is saved.
+            Ctrl-C (or SIGTERM) cancels promptly and keeps what is saved.
             """
     )
 
@@ -71,8 +71,9 @@ struct PosesCommand: AsyncParsableCommand {
     func run() async throws {
         let reporter = ProgressReporter(json: json)
         let outputExisted = FileManager.default.fileExists(atPath: output)
-        // Ctrl-C cancels the session (checkpoints stay) instead of killing the process. Before the
-        // session exists (photo headers are still being read) it ends the run at once, saying so.
+        // Ctrl-C or SIGTERM cancels the session (checkpoints stay) instead of killing the process.
+        // Before the session exists (photo headers are still being read) it ends the run at once,
+        // saying so.
         let interruption = SessionInterruption { [output] in
             reporter.close(cancelled: "cancelled before processing began")
             if !outputExisted, (try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty == true {

@@ -70,7 +70,7 @@ struct ReconstructCommand: ParsableCommand {
             (output, registered and images, dense_mesh, metric and metres_per_pose_unit, \
             depth_sidecars, tracked_poses, also_written, seconds, and for a model: \
             detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs), \
-            an "error" event, or after Ctrl-C a "cancelled" event (exit 130).
+            an "error" event, or after Ctrl-C or SIGTERM a "cancelled" event (exit 130).
             """
     )
 
@@ -144,15 +144,12 @@ struct ReconstructCommand: ParsableCommand {
 
     func run() throws {
         let reporter = ProgressReporter(json: json)
-        // Ctrl-C ends the run at once, saying so (and with --json, as an event): outputs are written
-        // whole or not at all, and there are no checkpoints to keep.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler {
+        // Ctrl-C (or SIGTERM) ends the run at once, saying so (and with --json, as an event):
+        // outputs are written whole or not at all, and there are no checkpoints to keep.
+        let interrupt = InterruptSignals {
             reporter.close(cancelled: "cancelled; outputs not yet written are not written")
             _exit(130)
         }
-        interrupt.resume()
         defer { interrupt.cancel() }
         do {
             try reconstruct(reporter: reporter)

@@ -1,15 +1,16 @@
 import Foundation
 import XCTest
 
-/// Ctrl-C during `poses --json`: whenever it comes, exit code 130 and a last event `cancelled`.
+/// Ctrl-C or SIGTERM during `poses --json`: whenever it comes, exit code 130 and a last event
+/// `cancelled`.
 final class PosesInterruptTests: XCTestCase {
     private func jsonEvents(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     /// Starts `poses --json` on `images` into `output`, waits until `ready(output so far)`, sends
-    /// Ctrl-C, and returns the exit status and standard output.
-    private func interruptedPoses(_ images: URL, output: URL, extra: [String] = [],
+    /// Ctrl-C (or SIGTERM when `terminate`), and returns the exit status and standard output.
+    private func interruptedPoses(_ images: URL, output: URL, extra: [String] = [], terminate: Bool = false,
                                   when ready: (String) -> Bool) throws -> (status: Int32, output: String) {
         guard FileManager.default.isExecutableFile(atPath: CLIRunner.binary.path) else { throw XCTSkip("photogrammetry binary not built") }
         let process = Process()
@@ -24,7 +25,7 @@ final class PosesInterruptTests: XCTestCase {
         while process.isRunning, Date() < deadline, !ready(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)) {
             usleep(5_000)
         }
-        process.interrupt()
+        if terminate { process.terminate() } else { process.interrupt() }
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
     }
@@ -50,15 +51,16 @@ final class PosesInterruptTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "the run made the output folder and wrote nothing in it")
     }
 
-    /// Once the session runs, Ctrl-C cancels it: the checkpoint's finished work is kept and said so.
-    /// Progress never repeats itself (the same stage at the same fraction).
+    /// Once the session runs, SIGTERM (a service manager's stop) cancels it as Ctrl-C does: the
+    /// checkpoint's finished work is kept and said so. Progress never repeats itself (the same stage
+    /// at the same fraction).
     func testCtrlCDuringFeaturesCancelsTheSessionAndKeepsTheCheckpoint() throws {
         let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
         let root = try BatchCaptures.temporaryDirectory(self)
         let output = root.appendingPathComponent("out", isDirectory: true)
         let checkpoint = root.appendingPathComponent("checkpoint", isDirectory: true)
         let run = try interruptedPoses(capture.appendingPathComponent("images"), output: output,
-                                       extra: ["--checkpoint", checkpoint.path]) { text in
+                                       extra: ["--checkpoint", checkpoint.path], terminate: true) { text in
             text.contains(#""stage":"features""#)
         }
         XCTAssertEqual(run.status, 130, run.output)

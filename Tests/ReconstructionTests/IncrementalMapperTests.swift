@@ -157,4 +157,33 @@ final class IncrementalMapperTests: XCTestCase {
         XCTAssertTrue(reason.contains("of the 12 points both photos see fit one baseline length"), reason)
         for point in result.points { XCTAssertLessThan(point.meanReprojectionErrorPixels, 2) }
     }
+
+    /// Photos from one spot (a camera turned on a tripod) have no baseline: every pair is a
+    /// homography. With focal lengths only guessed, even pairs whose fitted pose looks wide (the
+    /// noise of a translation that is not there: up to 6.7° on seven turned views of a fountain-P11
+    /// photo) cannot start; with known intrinsics, narrow ones cannot. Either way the error says why.
+    func testPhotosTakenFromOneSpotCannotStartAReconstruction() throws {
+        var scene = SyntheticScene(pointCount: 300, cameraCount: 4, seed: 12)
+        let centre = scene.cameraFromWorld[0].cameraCentreInWorld
+        scene.cameraFromWorld = scene.cameraFromWorld.map { pose in
+            RigidTransform(rotation: pose.rotation, translation: -(pose.rotation * centre))
+        }
+        var rng = SplitMix64(seed: 3)
+        for (source, angle) in [(IntrinsicsSource.defaultGuess, 6.0), (.given, 1.0)] {
+            var images = inputs(scene: scene, noisePixels: 0.2, seed: 6)
+            for i in images.indices { images[i].intrinsicsSource = source }
+            let verified = geometries(scene: scene, pairs: [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]).map { g in
+                // Verification's pose for a pair without translation: a direction from noise.
+                let direction = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()).normalized
+                return TwoViewGeometry(pair: g.pair, keypoints1: g.keypoints1, keypoints2: g.keypoints2,
+                                       secondFromFirst: RigidTransform(rotation: g.secondFromFirst!.rotation, translation: direction),
+                                       medianTriangulationAngleDegrees: angle)
+            }
+            let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+            var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+            XCTAssertThrowsError(try mapper.run(), "\(source)") { error in
+                XCTAssertTrue("\(error)".contains("what a camera turning on one spot sees"), "\(source): \(error)")
+            }
+        }
+    }
 }
