@@ -96,9 +96,9 @@ public struct FolderModelStages: ModelStages {
             let geometry = request.geometry?.inMetres(metresPerUnit: dense.metresPerUnit)
             let cropped = geometry.map { surface.cropped(to: $0.bounds) } ?? surface
             do {
-                let built = try context.stage(.model) { _ in
+                let built = try context.stage(.model) { progress in
                     try ModelRun.build(scene: scene, surface: cropped, metresPerUnit: dense.metresPerUnit, imagesDirectory: folder,
-                                       budget: budget, up: up, modelFromWorld: geometry?.modelFromWorld, options: builder)
+                                       budget: budget, up: up, modelFromWorld: geometry?.modelFromWorld, options: builder, fraction: progress)
                 }
                 let format = request.detail == .custom ? custom.textureFormat : .png
                 _ = try context.stage(.export) { _ in try ModelRun.write(built.model, textureFormat: format, to: request.url) }

@@ -34,16 +34,20 @@ public enum ModelRun {
 
     /// The model of `surface` (in metres when `metresPerUnit` is set, else in the scene's units).
     /// `modelFromWorld`: where the model goes; nil chooses it with `up` (see `modelFrame`), the
-    /// dense stage's `DenseRun.up`.
+    /// dense stage's `DenseRun.up`. `log` says what it is doing, `fraction` how far it is (0…1).
     public static func build(scene: SparseScene, surface: TriangleMesh, metresPerUnit: Double?, imagesDirectory: URL,
                              budget: DetailBudget, posesAreMetric: Bool = false, up: Vector3?, modelFromWorld given: SimilarityTransform? = nil,
                              holdOutEvery: Int = 0, options: TexturedModelBuilder.Options = .init(),
-                             log: @Sendable (String) -> Void = { _ in }) throws -> Built {
+                             log: @Sendable (String) -> Void = { _ in },
+                             fraction: @Sendable (Double) -> Void = { _ in }) throws -> Built {
         // The surface is in metres when depth fixed the scale; put the cameras in the same frame.
         let metric = metresPerUnit != nil || posesAreMetric
         let posed = scene.scaled(by: metresPerUnit ?? 1)
+        // Shares of the time (a full level of 24 photos: 56 s reading photos and scoring, 115 s building).
+        let shares = StepShares<String>([("photos", 0.25), ("build", 0.7), ("fidelity", holdOutEvery > 1 ? 0.05 : 0)])
         let (views, loadWarnings) = try loadViews(scene: posed, imagesDirectory: imagesDirectory,
-                                                  longerSide: budget.textureDimension.rawValue, log: log)
+                                                  longerSide: budget.textureDimension.rawValue, log: log,
+                                                  fraction: { fraction(shares.fraction("photos", $0)) })
         var warnings = loadWarnings
         // Every n-th photo (from the middle of each run of n) can be kept out of texturing to score it.
         let heldOut = holdOutEvery > 1 ? Set(views.indices.filter { $0 % holdOutEvery == holdOutEvery / 2 }) : []
@@ -56,7 +60,8 @@ public enum ModelRun {
         guard !baking.isEmpty else { throw ModelRunError("every photo was held out: nothing left to colour the model") }
         let modelFromWorld = given ?? modelFrame(scene: posed, surface: surface, up: up)
         let (model, report) = try TexturedModelBuilder(options: options).build(
-            surface: surface, views: baking, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric, progress: log)
+            surface: surface, views: baking, budget: budget, modelFromWorld: modelFromWorld, isMetric: metric, progress: log,
+            fraction: { fraction(shares.fraction("build", $0)) })
         var fidelity: TextureFidelity.Result?
         let heldOutViews = heldOut.sorted().map { views[$0] }
         if !heldOut.isEmpty {
@@ -92,10 +97,13 @@ public enum ModelRun {
     /// keeps their longer side at least `longerSide` (the texture's size: finer photos add little),
     /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out.
     public static func loadViews(scene: SparseScene, imagesDirectory: URL, longerSide: Int,
-                                 log: @Sendable (String) -> Void = { _ in }) throws -> ([BakingView], [String]) {
+                                 log: @Sendable (String) -> Void = { _ in },
+                                 fraction: @Sendable (Double) -> Void = { _ in }) throws -> ([BakingView], [String]) {
         let registered = scene.images.filter(\.isRegistered)
         let sidecars = MaskSidecars(directory: imagesDirectory)
+        let started = AtomicCounter()
         let loaded = parallelMap(registered.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> Result<BakingView, Error> in
+            fraction(Double(started.next()) / Double(registered.count))
             let image = registered[i]
             let url = imagesDirectory.appendingPathComponent(image.name)
             return Result {

@@ -41,10 +41,18 @@ public struct TexturedModelBuilder: Sendable {
 
     /// Builds the model of `surface` (world frame, the views' frame) within `budget`.
     /// `modelFromWorld` places it (see `ModelFrame`); `isMetric` says whether that gives metres.
+    /// `progress` says what it is doing; `fraction` how far it is (0…1, from worker threads too).
     public func build(surface: TriangleMesh, views: [BakingView], budget: DetailBudget, modelFromWorld: SimilarityTransform,
                       isMetric: Bool, rays: RayCasterFactory = RayScene.factory,
-                      progress: @Sendable (String) -> Void = { _ in }) throws -> (model: TexturedModel, report: Report) {
+                      progress: @Sendable (String) -> Void = { _ in },
+                      fraction: @Sendable (Double) -> Void = { _ in }) throws -> (model: TexturedModel, report: Report) {
         guard surface.triangleCount > 0 else { throw ModelBuildError.emptySurface }
+        let maps = budget.textureMaps
+        let shares = StepShares<String>([("decimation", 0.05), ("atlas", 0.05),
+                                         ("diffuse", maps.contains(.diffuseColor) || maps.contains(.roughness) ? 0.5 : 0),
+                                         ("detail", maps.contains(.normal) || maps.contains(.displacement) ? 0.3 : 0),
+                                         ("occlusion", maps.contains(.ambientOcclusion) ? 0.1 : 0)])
+        @Sendable func step(_ name: String, _ done: Double) { fraction(shares.fraction(name, done)) }
         var report = Report()
         report.inputTriangles = surface.triangleCount
         var clock = Date()
@@ -59,6 +67,7 @@ public struct TexturedModelBuilder: Sendable {
         report.triangles = decimated.mesh.triangleCount
         report.decimationError = decimated.relativeError
         lap("decimation")
+        step("atlas", 0)
 
         let size = budget.textureDimension.rawValue
         progress("UV atlas for \(decimated.mesh.triangleCount) triangles at \(size)²")
@@ -69,37 +78,42 @@ public struct TexturedModelBuilder: Sendable {
         report.chartCount = atlas.chartCount
         report.atlasUtilisation = atlas.utilisation
         lap("atlas")
+        step("diffuse", 0)
 
-        let maps = budget.textureMaps
         let texels = TexelSurface(mesh: atlas.mesh, texels: AtlasTexelMap(mesh: atlas.mesh, width: size, height: size))
         var textures = ModelTextures()
         if maps.contains(.diffuseColor) || maps.contains(.roughness) {
             progress("baking the base colour from \(views.count) photos")
-            let diffuse = DiffuseBaker(options: options.diffuse).bake(surface: texels, views: views, roughness: maps.contains(.roughness))
+            let diffuse = DiffuseBaker(options: options.diffuse).bake(surface: texels, views: views, roughness: maps.contains(.roughness),
+                                                                      progress: { step("diffuse", $0) })
             if maps.contains(.diffuseColor) { textures.diffuseColor = diffuse.diffuse }
             textures.roughness = diffuse.roughness
             report.photoCoverage = diffuse.seenFraction
         }
         lap("diffuse")
+        step("detail", 0)
         if maps.contains(.normal) || maps.contains(.displacement) {
             progress("baking surface detail from \(surface.triangleCount) triangles")
             let detailed = surface.hasNormals ? surface : TriangleMesh(positions: surface.positions, triangles: surface.triangles,
                                                                          colors: surface.colors, normals: surface.computedVertexNormals())
             let baked = try SurfaceDetailBaker(options: options.detail).bake(
                 surface: texels, detailed: detailed, detailedRays: try rays(detailed),
-                normalMap: maps.contains(.normal), displacementMap: maps.contains(.displacement))
+                normalMap: maps.contains(.normal), displacementMap: maps.contains(.displacement),
+                progress: { step("detail", $0) })
             textures.normal = baked.normal
             textures.displacement = baked.displacement
             textures.displacementRange = baked.displacementRange * Float(modelFromWorld.scale)
             report.detailHitFraction = baked.hitFraction
         }
         lap("detail")
+        step("occlusion", 0)
         if maps.contains(.ambientOcclusion) {
             progress("baking ambient occlusion")
             textures.ambientOcclusion = try AmbientOcclusionBaker(options: options.occlusion)
                 .bake(mesh: atlas.mesh, size: size, rays: try rays(atlas.mesh.triangleMesh))
         }
         lap("occlusion")
+        fraction(1)
         let mesh = atlas.mesh.transformed(by: modelFromWorld)
         return (TexturedModel(mesh: mesh, textures: textures, metersPerUnit: 1, isMetric: isMetric), report)
     }
@@ -115,3 +129,4 @@ public enum ModelBuildError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+

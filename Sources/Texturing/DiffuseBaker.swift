@@ -43,7 +43,9 @@ public struct DiffuseBaker: Sendable {
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    public func bake(surface: TexelSurface, views: [BakingView], roughness wantRoughness: Bool) -> Result {
+    /// - Parameter progress: the fraction of the texture's rows begun, from worker threads.
+    public func bake(surface: TexelSurface, views: [BakingView], roughness wantRoughness: Bool,
+                     progress: @Sendable (Double) -> Void = { _ in }) -> Result {
         let mesh = surface.mesh.triangleMesh
         let cameras = views.map { BakingCamera($0.intrinsics, $0.cameraFromWorld) }
         let diagonal = mesh.bounds.map { simdLength($0.max - $0.min) } ?? 1
@@ -63,11 +65,13 @@ public struct DiffuseBaker: Sendable {
         let measured = SharedBuffer<Bool>(count: wantRoughness ? width * height : 0)
         let rows = AtomicCounter()
         let blended = max(1, options.blendedViewsPerTexel)
+        let every = rowsPerProgressReport(height)
         DispatchQueue.concurrentPerform(iterations: max(1, options.workers)) { _ in
             var observations: [TexelObserver.Observation] = []
             while true {
                 let y = rows.next()
                 if y >= height { break }
+                if y % every == 0 { progress(Double(y) / Double(height)) }
                 for sample in surface.row(y) {
                     observer.observe(sample, into: &observations)
                     guard !observations.isEmpty else { continue }

@@ -57,15 +57,21 @@ final class Tally: @unchecked Sendable {
 
 /// Runs `body` for every texel row on `workers` threads (rows handed out one at a time, so
 /// uneven rows balance); the first error stops the others at their next row and is rethrown.
-func forEachRow(_ rows: Int, workers: Int, _ body: @Sendable (Int) throws -> Void) throws {
+func forEachRow(_ rows: Int, workers: Int, progress: @Sendable (Double) -> Void = { _ in },
+                _ body: @Sendable (Int) throws -> Void) throws {
     let next = AtomicCounter()
     let errors = ErrorSlot()
+    let every = rowsPerProgressReport(rows)
     DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in
         while true {
             let y = next.next()
             if y >= rows || errors.hasError { break }
+            if y % every == 0 { progress(Double(y) / Double(rows)) }
             do { try body(y) } catch { errors.set(error) }
         }
     }
     if let error = errors.error { throw error }
 }
+
+/// Rows between two progress reports of a row loop over `rows`: about fifty reports in all.
+func rowsPerProgressReport(_ rows: Int) -> Int { max(1, rows / 50) }

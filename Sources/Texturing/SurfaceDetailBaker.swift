@@ -31,8 +31,9 @@ public struct SurfaceDetailBaker: Sendable {
 
     /// Bakes over `surface` (decimated mesh + texel map) from `detailed` (with vertex normals),
     /// whose ray queries `detailedRays` answers.
+    /// - Parameter progress: the fraction of the texture's rows begun, from worker threads.
     public func bake(surface: TexelSurface, detailed: TriangleMesh, detailedRays: any RayCasting,
-                     normalMap: Bool, displacementMap: Bool) throws -> Result {
+                     normalMap: Bool, displacementMap: Bool, progress: @Sendable (Double) -> Void = { _ in }) throws -> Result {
         let width = surface.width, height = surface.height
         let normals = detailed.hasNormals ? detailed.normals : detailed.computedVertexNormals()
         let diagonal = surface.mesh.bounds.map { simdLength($0.max - $0.min) } ?? 1
@@ -41,7 +42,7 @@ public struct SurfaceDetailBaker: Sendable {
         let heights = SharedBuffer<Float>(count: displacementMap ? width * height : 0)
         let covered = SharedBuffer<Bool>(count: width * height)
         let hits = Tally(), samples = Tally()
-        try forEachRow(height, workers: options.workers) { y in
+        try forEachRow(height, workers: options.workers, progress: progress) { y in
             let row = surface.row(y)
             if row.isEmpty { return }
             let origins = row.map(\.position)

@@ -247,7 +247,8 @@ struct ReconstructCommand: ParsableCommand {
             let built = try progress.stage(.model) {
                 try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit, imagesDirectory: imagesURL,
                                    budget: budget, posesAreMetric: knownMetricPoses, up: dense.up, modelFromWorld: modelFromWorld,
-                                   holdOutEvery: holdOutEvery) { progress.note($0) }
+                                   holdOutEvery: holdOutEvery, log: { progress.note($0) },
+                                   fraction: { progress.update(.model, $0) })
             }
             let files = try progress.stage(.export) {
                 try ModelRun.write(built.model, textureFormat: custom.textureFormat, to: URL(fileURLWithPath: output)) { progress.note($0) }
