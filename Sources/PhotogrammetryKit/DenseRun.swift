@@ -61,6 +61,7 @@ public struct DenseRun: Sendable {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
         let masks = options.useMasks ? objectMasks(of: registered, in: imagesDirectory, warnings: &warnings) : [:]
+        try checkMasks(masks, in: imagesDirectory, warnings: &warnings)
         // Gravity sidecars set the model's up; those that cannot be used are named.
         let (up, unreadableGravity) = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)
         warnings += unreadableGravity.map { "\($0); the photo's gravity is not used" }
@@ -149,7 +150,9 @@ public struct DenseRun: Sendable {
         // cannot be isolated, stereo runs again on the whole photos, for the surroundings.
         var stereoKeptToObject = false
         if options.useStereo {
-            log("dense stereo on \(registered.count) views, photos scaled to at most \(options.stereo.maxImageDimension) px")
+            let largest = registered.map { max($0.intrinsics.width, $0.intrinsics.height) }.max() ?? 0
+            log("dense stereo on \(registered.count) views" + (largest > options.stereo.maxImageDimension
+                ? ", photos scaled to at most \(options.stereo.maxImageDimension) px" : ", photos at their size (at most \(largest) px)"))
             do {
                 inputs += try stereoDepth(masks: stereoMasks)
                 stereoKeptToObject = isolation != nil && !stereoMasks.isEmpty

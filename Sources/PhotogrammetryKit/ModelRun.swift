@@ -80,7 +80,7 @@ public enum ModelRun {
         let stem = output.deletingPathExtension().lastPathComponent
         let package = ModelPackage(name: name ?? (stem.isEmpty ? "Model" : stem), model: model, textures: textures)
         if output.pathExtension.lowercased() == "glb", textures.contains(where: { $0.map == .displacement }) {
-            log("note: glTF has no displacement map, so the baked one is not in \(output.lastPathComponent) (USDZ and OBJ carry it)")
+            log("glTF has no displacement map, so the baked one is not in \(output.lastPathComponent) (USDZ and OBJ carry it)")
         }
         return try ModelExporter.write(package, to: output)
     }
