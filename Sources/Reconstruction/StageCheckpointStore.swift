@@ -3,14 +3,16 @@ import Foundation
 /// Stage outputs saved in a checkpoint directory, each keyed by the fingerprint of everything it
 /// depends on. Files are written atomically (a temporary file renamed into place), so a run that
 /// is cancelled or killed leaves either the previous checkpoint or the new one, never half of one.
-/// A file whose fingerprint does not match, or that does not read back, is ignored and later
-/// overwritten.
+/// A file whose fingerprint does not match, whose payload does not match its checksum (bytes
+/// changed on disk: a corrupted mapping checkpoint loaded silently and wrote impossible keypoints),
+/// or that does not read back, is ignored and later overwritten.
 ///
-/// File layout: 8-byte magic `PGCKPT01`, the 32-digit fingerprint, the seconds the result took
-/// to compute (Float64), the payload length (Int64) and the payload, little-endian.
+/// File layout: 8-byte magic `PGCKPT02`, the 32-digit fingerprint, the seconds the result took
+/// to compute (Float64), the payload length (Int64), the payload's own 32-digit `Fingerprint` and
+/// the payload, little-endian.
 public final class StageCheckpointStore: Sendable {
     public let directory: URL
-    private static let magic = Array("PGCKPT01".utf8)
+    private static let magic = Array("PGCKPT02".utf8)
 
     /// Opens (creating if needed) a checkpoint directory.
     public init(directory: URL) throws {
@@ -34,8 +36,10 @@ public final class StageCheckpointStore: Sendable {
             guard try reader.readString() == fingerprint.description else { return nil }
             let seconds = try reader.readDouble()
             let length = try reader.readCount()
+            let checksum = try reader.readString()
+            guard length >= 0, length <= data.count, Self.checksum(data.suffix(length)) == checksum else { return nil }
             let value = try T(from: &reader)
-            guard reader.isAtEnd, length >= 0 else { return nil }
+            guard reader.isAtEnd else { return nil }
             return (value, seconds)
         } catch {
             return nil
@@ -51,9 +55,16 @@ public final class StageCheckpointStore: Sendable {
         writer.write(fingerprint.description)
         writer.write(computeSeconds)
         writer.write(payload.data.count)
+        writer.write(Self.checksum(payload.data))
         var data = writer.data
         data.append(payload.data)
         try write(data, to: url(of: entry))
+    }
+
+    private static func checksum(_ payload: Data) -> String {
+        var digest = Fingerprint()
+        payload.withUnsafeBytes { digest.combine(bytes: $0) }
+        return digest.description
     }
 
     /// Removes the files in `folder` (relative) whose names are not in `keeping`.

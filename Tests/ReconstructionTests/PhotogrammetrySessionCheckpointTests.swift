@@ -219,7 +219,7 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         let samples = Array(PhotogrammetrySessionTests.samples(in: folder).prefix(6))
         let (first, _) = try await run(samples, checkpoint: checkpoint)
         let truth = try XCTUnwrap(Self.poses(first))
-        // Truncate the mapping checkpoint and flip bytes in one image's features.
+        // Truncate the mapping checkpoint and change bytes in one image's features.
         let mapping = checkpoint.appendingPathComponent("mapping.ckpt")
         let data = try Data(contentsOf: mapping)
         try data.prefix(data.count / 2).write(to: mapping)
@@ -227,10 +227,18 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         var bytes = try Data(contentsOf: featureFile)
         bytes.replaceSubrange(8..<16, with: Data(repeating: 0x55, count: 8))
         try bytes.write(to: featureFile)
+        // Bytes changed inside the matching checkpoint's payload, its size kept (a disk's error):
+        // they decoded, and the mapping went on from wrong matches.
+        let matching = checkpoint.appendingPathComponent("matching.ckpt")
+        var matches = try Data(contentsOf: matching)
+        let middle = matches.count / 2
+        matches.replaceSubrange(middle..<(middle + 64), with: Data(matches[middle..<(middle + 64)].map { $0 ^ 0x5A }))
+        try matches.write(to: matching)
 
         let (second, _) = try await run(samples, checkpoint: checkpoint)
         let reports = Self.reports(second)
         XCTAssertEqual(reports[.features]?.restoredItems, samples.count - 1)
+        XCTAssertEqual(reports[.matching]?.restoredItems, 0)
         XCTAssertEqual(reports[.mapping]?.restoredItems, 0)
         assertSamePoses(Self.poses(second), truth, "recomputed after a corrupt checkpoint")
     }
