@@ -36,7 +36,11 @@ struct RGBDFrameMetadata: Equatable {
             throw RGBDMetadataProblem("\"intrinsics\" is not [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] with positive focal lengths")
         }
         guard pose[12] == 0, pose[13] == 0, pose[14] == 0, abs(pose[15] - 1) < 1e-9 else {
-            throw RGBDMetadataProblem("\"cameraToWorld\" does not end with the row 0 0 0 1")
+            // ARKit's simd matrices are columns: dumped as they are, the row 0 0 0 1 is the last column.
+            let columnMajor = pose[3] == 0 && pose[7] == 0 && pose[11] == 0 && abs(pose[15] - 1) < 1e-9
+            throw RGBDMetadataProblem("\"cameraToWorld\" does not end with the row 0 0 0 1"
+                + (columnMajor ? " but with that column: it seems to be written column by column (as simd_float4x4's "
+                   + "columns are); write it row by row (transpose it)" : ""))
         }
         var rotation = Matrix3(rowMajor: [pose[0], pose[1], pose[2], pose[4], pose[5], pose[6], pose[8], pose[9], pose[10]])
         let product = (rotation.transposed * rotation).m

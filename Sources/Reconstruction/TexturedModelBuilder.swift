@@ -83,7 +83,7 @@ public struct TexturedModelBuilder: Sendable {
         let texels = TexelSurface(mesh: atlas.mesh, texels: AtlasTexelMap(mesh: atlas.mesh, width: size, height: size))
         var textures = ModelTextures()
         if maps.contains(.diffuseColor) || maps.contains(.roughness) {
-            progress("baking the base colour from \(views.count) photos")
+            progress("baking \(maps.contains(.diffuseColor) ? "the base colour" : "roughness") from \(views.count) photos")
             let diffuse = DiffuseBaker(options: options.diffuse).bake(surface: texels, views: views, roughness: maps.contains(.roughness),
                                                                       progress: { step("diffuse", $0) })
             if maps.contains(.diffuseColor) { textures.diffuseColor = diffuse.diffuse }

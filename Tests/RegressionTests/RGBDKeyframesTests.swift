@@ -70,7 +70,7 @@ final class RGBDKeyframesTests: XCTestCase {
     }
 
     func testBadFramesAreReportedByFileAndSkipped() throws {
-        for n in 0..<8 { try writeFrame(n, as: n) }
+        for n in 0..<9 { try writeFrame(n, as: n) }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("depth_1.png"))  // missing depth
         try Data("{\"intrinsics\": [[1, 0".utf8).write(to: folder.appendingPathComponent("metadata_2.json"))  // unreadable JSON
         try Data("""
@@ -87,6 +87,9 @@ final class RGBDKeyframesTests: XCTestCase {
             {"intrinsics": [[500, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [[2,0,0,0], [0,1,0,0], [0,0,1,0], [0,0,0,1]]}
             """.utf8).write(to: folder.appendingPathComponent("metadata_6.json"))  // not a rotation
         try FileManager.default.removeItem(at: folder.appendingPathComponent("metadata_7.json"))  // no metadata
+        try Data("""
+            {"intrinsics": [[500, 0, 256], [0, 500, 192], [0, 0, 1]], "cameraToWorld": [[1,0,0,0], [0,1,0,0], [0,0,1,0], [0.1,0.2,0.3,1]]}
+            """.utf8).write(to: folder.appendingPathComponent("metadata_8.json"))  // written column by column
         try FileManager.default.copyItem(at: folder.appendingPathComponent("color_0.png"),
                                          to: folder.appendingPathComponent("color_99999999999999999999.png"))  // beyond Int
 
@@ -105,7 +108,8 @@ final class RGBDKeyframesTests: XCTestCase {
         expect("metadata_6.json", "is not a rigid transform")
         expect("color_7.png", "has no metadata_7.json")
         expect("color_99999999999999999999.png", "has a frame number too large to read")
-        XCTAssertEqual(keyframes.problems.count, 8)
+        expect("metadata_8.json", "seems to be written column by column")
+        XCTAssertEqual(keyframes.problems.count, 9)
         XCTAssertTrue(text.allSatisfy { $0.contains("is skipped") })
     }
 
