@@ -57,7 +57,7 @@ public struct PinholeIntrinsics: Equatable, Sendable {
     public static func load(kFile url: URL) throws -> PinholeIntrinsics {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CaptureIOError(file: url, "is a folder; give the K file itself (e.g. \(url.appendingPathComponent("K.txt").path))")
+            throw CaptureIOError(file: url, "is a folder; give the K file itself (e.g. \(url.appendingPathComponent(CaptureFolderFiles.intrinsics).path))")
         }
         let text: String
         do {

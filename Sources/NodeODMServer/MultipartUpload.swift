@@ -19,8 +19,9 @@ public final class MultipartUpload {
     private let maxFileBytes: Int
     private let maxFiles: Int
     /// Files a request may carry per photo allowed: the photo, its depth, confidence, mask and
-    /// matte images, its gravity file, and one more (K.txt, tracked_poses.json).
-    static let filesPerPhoto = 7
+    /// matte images and its gravity file; and for the whole capture, K.txt and tracked_poses.json.
+    static let filesPerPhoto = 6
+    static let captureFiles = 2
     private static let maxFieldBytes = 1_000_000
 
     private var result = Result()
@@ -128,8 +129,9 @@ public final class MultipartUpload {
                 fail(.refused("more than \(maxFiles) photos in one request: this node takes at most \(maxFiles) photos per task"))
                 return
             }
-            guard result.files.count < maxFiles * Self.filesPerPhoto else {
-                fail(.refused("more than \(maxFiles * Self.filesPerPhoto) files in one request (\(maxFiles) photos with their sidecars)"))
+            guard result.files.count < maxFiles * Self.filesPerPhoto + Self.captureFiles else {
+                fail(.refused("more than \(maxFiles * Self.filesPerPhoto + Self.captureFiles) files in one request "
+                              + "(\(maxFiles) photos with their sidecars, K.txt and tracked_poses.json)"))
                 return
             }
             let location = directory.appendingPathComponent("\(result.files.count)-\(stored)")

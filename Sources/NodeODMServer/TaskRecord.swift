@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```
 /// DATA/tasks/<uuid>/task.json     this record
-/// DATA/tasks/<uuid>/images/       the uploaded photos (and K.txt)
+/// DATA/tasks/<uuid>/images/       the uploaded photos, their sidecars, K.txt, tracked_poses.json
 /// DATA/tasks/<uuid>/output/       the job's outputs (committed atomically by the batch runner)
 /// DATA/tasks/<uuid>/all.zip       the outputs as one archive, made on the first download
 /// DATA/tasks/<uuid>/output.log    the task's console output

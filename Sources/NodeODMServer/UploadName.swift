@@ -40,8 +40,11 @@ public enum UploadName {
             return folderFile
         }
         let ext = (cleaned as NSString).pathExtension.lowercased()
-        let isGravity = ext == "txt" && (cleaned as NSString).deletingPathExtension.hasSuffix(GravitySidecar.suffix)
-        guard photoExtensions.contains(ext) || isGravity else {
+        let stem = (cleaned as NSString).deletingPathExtension
+        if ext == "txt" && stem.hasSuffix(GravitySidecar.suffix) {
+            return stem + ".txt"  // the name the folder reader looks for
+        }
+        guard photoExtensions.contains(ext) else {
             throw NodeODMError.refused("file '\(name)' is not a photo (.jpg, .jpeg, .png, .heic, .heif, .tif, .tiff), "
                 + "a photo's STEM\(GravitySidecar.suffix).txt, \(intrinsicsFileName) or \(CaptureFolderFiles.trackedPoses)")
         }

@@ -33,11 +33,12 @@ extension CaptureSamples {
     /// Checks a given K against each photo's size (`IntrinsicsFit`) and notes the photos whose
     /// EXIF orientation asks for a turn the pipeline does not apply.
     /// - A principal point outside a photo rejects that photo.
-    /// - So does one far from its centre when K fits the photo turned by 90° or scaled (K made for
-    ///   the upright view, or for larger photos): poses estimated with it would be wrong, the photo's
-    ///   alone (a portrait photo among landscapes registered 1.2 m off) or every photo's.
-    /// - A principal point far from the centre of photos of one size for no such reason is one
-    ///   warning for them all.
+    /// - So does one far from its centre when K fits the photo turned by 90° (K made for the
+    ///   upright view): its pose would be wrong (a portrait photo among landscapes registered 1.2 m
+    ///   off).
+    /// - A principal point far from the centre of photos of one size for another reason is one
+    ///   warning for them all, saying how to scale K when a scale would make it fit (K for larger
+    ///   photos; a K kept for photos cropped from their top-left corner also looks so).
     static func check(_ photos: [PhotoHeader], given: PinholeIntrinsics?) -> CheckResult {
         var result = CheckResult()
         let reoriented = photos.filter { $0.exif?.isReorienting == true }.map(\.name)
@@ -49,6 +50,7 @@ extension CaptureSamples {
         }
         guard let k = given else { return result }
         var offCentre: [String: [String]] = [:]  // "W×H" → names
+        var offCentreHint: [String: IntrinsicsFit.Hint?] = [:]
         var sizes: [String: ImageDimensions] = [:]
         for (index, photo) in photos.enumerated() {
             // A header claiming more than OpenCV decodes (2^30 pixels, 2^20 per side) is reported
@@ -60,12 +62,13 @@ extension CaptureSamples {
             case .outside(let hint):
                 result.rejections[index] = "the given K cannot describe this \(key) photo: its principal point "
                     + "(\(pixels(k.cx)), \(pixels(k.cy))) lies outside it\(advice(hint, rotated: rotated.contains(photo.name)))"
-            case .offCentre(let hint?):
+            case .offCentre(.rotated?):
                 result.rejections[index] = "the given K does not fit this \(key) photo: its principal point "
                     + "(\(pixels(k.cx)), \(pixels(k.cy))) is far from its centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))"
-                    + advice(hint, rotated: rotated.contains(photo.name))
-            case .offCentre(nil):
+                    + advice(.rotated, rotated: rotated.contains(photo.name))
+            case .offCentre(let hint):
                 offCentre[key, default: []].append(photo.name)
+                offCentreHint[key] = hint
                 sizes[key] = size
             }
         }
@@ -73,7 +76,7 @@ extension CaptureSamples {
             let names = offCentre[key]!, size = sizes[key]!
             result.warnings.append("the given K does not fit \(count(names.count, "photo")) of \(key) (\(listed(names))): its principal point "
                 + "(\(pixels(k.cx)), \(pixels(k.cy))) is far from their centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))"
-                + "; poses estimated with it will be wrong")
+                + advice(offCentreHint[key] ?? nil, rotated: false) + "; poses estimated with it will be wrong")
         }
         return result
     }

@@ -16,8 +16,8 @@ import ReconstructionCore
 ///   out here and named by the dense stage) and the EXIF orientation tag, which tell which way is up.
 ///
 /// A given K whose principal point lies outside a photo rejects that photo, and so does one far
-/// from its centre that fits it turned by 90° or scaled; one far from the centre of photos of some
-/// size for no such reason is a warning (`IntrinsicsFit`).
+/// from its centre that fits it turned by 90°; one far from the centre of photos of some size for
+/// another reason is a warning (`IntrinsicsFit`).
 /// A bad mask or matte (does not decode; mostly grey levels, as a photo named like one; a matte
 /// without the photo's aspect ratio or larger than it) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
 /// it as `invalidSample` and goes on with the others. Embedded depth that cannot be used is a note

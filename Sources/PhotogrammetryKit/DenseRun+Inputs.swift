@@ -35,14 +35,15 @@ extension DenseRun {
     /// leave nothing to reconstruct (an error, at once rather than after stereo and fusion), and
     /// masks most of which mark their photo's whole border as object look inverted (a warning: a
     /// disc 7 mm thick came out of inverted masks, without a word).
-    static func checkMasks(_ masks: [String: GrayImage], in imagesDirectory: URL, warnings: inout [String]) throws {
+    /// `photos`: the registered photos' count (a photo without a mask is used whole).
+    static func checkMasks(_ masks: [String: GrayImage], photos: Int, in imagesDirectory: URL, warnings: inout [String]) throws {
         guard !masks.isEmpty else { return }
         let names = masks.keys.sorted()
         let sidecars = MaskSidecars(directory: imagesDirectory)
         func file(_ photo: String) -> String {
             (sidecars.mask(of: photo) ?? sidecars.matte(of: photo))?.lastPathComponent ?? photo
         }
-        if names.allSatisfy({ !masks[$0]!.pixels.contains { $0 != 0 } }) {
+        if masks.count == photos, names.allSatisfy({ !masks[$0]!.pixels.contains { $0 != 0 } }) {
             throw ModelRunError("\(imagesDirectory.path): every object mask (\(names.count), e.g. \(file(names[0]))) marks no pixel as the "
                                 + "object (non-zero = object): nothing to reconstruct; fix the masks, or use --no-object-masking to ignore them")
         }
@@ -57,7 +58,8 @@ extension DenseRun {
         }
         if 2 * bordered.count > names.count {
             warnings.append("\(bordered.count) of \(names.count) object masks (e.g. \(file(bordered[0]))) mark their photo's whole border "
-                            + "as the object: are they inverted? Non-zero marks the object, zero the background")
+                            + "as the object: are they inverted? Non-zero marks the object, zero the background (right for an "
+                            + "object larger than the photos, or masks that only cut out a backdrop)")
         }
     }
 

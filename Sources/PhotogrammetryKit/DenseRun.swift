@@ -61,7 +61,10 @@ public struct DenseRun: Sendable {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
         let masks = options.useMasks ? objectMasks(of: registered, in: imagesDirectory, warnings: &warnings) : [:]
-        try checkMasks(masks, in: imagesDirectory, warnings: &warnings)
+        do { try checkMasks(masks, photos: registered.count, in: imagesDirectory, warnings: &warnings) } catch {
+            for w in warnings { log("warning: \(w)") }  // a mask that could not be used may be why
+            throw error
+        }
         // Gravity sidecars set the model's up; those that cannot be used are named.
         let (up, unreadableGravity) = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)
         warnings += unreadableGravity.map { "\($0); the photo's gravity is not used" }

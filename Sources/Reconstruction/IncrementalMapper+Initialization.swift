@@ -45,13 +45,14 @@ extension IncrementalMapper {
                 best = (g, pose, angle)
                 break
             }
-            // A narrow pair that a homography explains is what a turn on the spot gives: its
-            // "baseline" is the noise of a pose fitted to no translation. With focal lengths only
-            // guessed, a homography leaves them undetermined too, however wide the pair looks
-            // (seven turned views of one photo, without K, made a model with an invented baseline
-            // and no warning). Known intrinsics can start from a plane seen from two places.
+            // With focal lengths only guessed, a pair that a homography explains cannot start: a
+            // turn on the spot looks like one, and its "baseline" is the noise of a pose fitted to
+            // no translation, however wide it seems (seven turned views of one photo, without K,
+            // made a model with an invented baseline and no warning). With known intrinsics the
+            // pair's verification already refuses a pure rotation, and a narrow pair stays the
+            // fallback (dense sequences: neighbouring frames are narrow and nearly homographic).
             let guessed = [g.pair.first, g.pair.second].contains { images[$0].intrinsicsSource == .defaultGuess }
-            if homographic && (!wide || guessed) {
+            if homographic && guessed {
                 rotationOnly += 1
                 continue
             }
@@ -59,11 +60,11 @@ extension IncrementalMapper {
         }
         guard let (pair, pose, _) = best else {
             if rotationOnly > 0 {
-                throw MapperError.noInitialPair("every candidate pair (\(rotationOnly)) is what a camera turning on one spot sees: "
-                    + "a homography explains at least \(Int(options.maxInitialPairHomographyInlierRatio * 100)) % of its matches, and its "
-                    + "points are seen under less than \(options.minInitialPairAngleDegrees)° or its focal lengths are only guessed. The "
-                    + "photos seem to be taken from one place (a panorama, a tripod) or show one plane; structure from motion needs the "
-                    + "camera to move between photos of a scene with depth, or, for a plane, known intrinsics (--intrinsics, EXIF)")
+                throw MapperError.noInitialPair("every candidate pair (\(rotationOnly)) is what a camera turning on one spot sees, "
+                    + "and the focal length is only guessed: a homography explains at least "
+                    + "\(Int(options.maxInitialPairHomographyInlierRatio * 100)) % of each pair's matches. The photos seem to be taken "
+                    + "from one place (a panorama, a tripod) or show one plane; structure from motion needs the camera to move between "
+                    + "photos of a scene with depth, or known intrinsics (--intrinsics, an EXIF focal length)")
             }
             throw MapperError.noInitialPair("no verified pair with a relative pose")
         }

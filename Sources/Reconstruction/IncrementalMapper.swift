@@ -11,7 +11,8 @@ public struct IncrementalMapper {
         public var finalMaxReprojectionErrorPixels = 2.0
         /// Points seen under a smaller angle (degrees) are too poorly conditioned to keep.
         public var minTriangulationAngleDegrees = 1.5
-        /// The initial pair's median triangulation angle must reach this (degrees).
+        /// The initial pair's median triangulation angle should reach this (degrees); when no
+        /// candidate does, the widest starts.
         public var minInitialPairAngleDegrees = 4.0
         /// The initial pair is rejected when a homography explains more than this share of its inliers.
         public var maxInitialPairHomographyInlierRatio = 0.95

@@ -38,11 +38,10 @@ extension PhotogrammetrySession {
     }
 
     /// A crop box and a transform for a model request, both in the frame and units of the
-    /// session's `poses` and `bounds` results, so a box from `bounds` crops what it bounds. Those
-    /// are metres when the poses are (known poses, RGB-D keyframes); otherwise structure from
-    /// motion's own units, while the model itself comes out in metres when depth sidecars or tracked
-    /// poses give the scale: the box and the transform's translation are then scaled with it
-    /// (`inMetres(metresPerUnit:)`).
+    /// session's `poses` and `bounds` results (structure from motion's own), so a box from
+    /// `bounds` crops what it bounds. The model itself comes out in metres when depth sidecars or
+    /// tracked poses give the scale: the box and the transform's translation are then scaled with
+    /// it (`inMetres(metresPerUnit:)`).
     public struct Geometry: Hashable, Sendable {
         /// Only geometry inside this box (world coordinates) is kept.
         public var bounds: BoundingBox

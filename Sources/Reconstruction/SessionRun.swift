@@ -30,6 +30,9 @@ final class SessionRun: @unchecked Sendable {
     private var cancelled = false
     private var eta: ETAEstimator
     private var reportedFraction = 0.0
+    /// The stage last reported and its fraction (a stage's reports never go back).
+    private var lastStage: ProcessingStage?
+    private var lastStageFraction = 0.0
     private var checkpointError: (any Swift.Error)?
     /// The mapping stage's checkpoint key: what the later stages' keys build on.
     private var mappingKey: Fingerprint?
@@ -397,6 +400,9 @@ final class SessionRun: @unchecked Sendable {
     private func progressed(_ stage: ProcessingStage, fraction: Double) {
         lock.lock()
         defer { lock.unlock() }
+        // Worker threads report as they start items, not always in order: a stage never goes back.
+        let fraction = stage == lastStage ? max(fraction, lastStageFraction) : fraction
+        (lastStage, lastStageFraction) = (stage, fraction)
         let remaining = eta.update(stage, fraction: fraction, at: Self.now)
         // The stages' shares sum to 1 only up to rounding (0.9999999999999999 showed as 99 %).
         let overall = eta.overallFraction

@@ -70,7 +70,7 @@ public enum SyntheticCaptureWriter {
         try AtomicFileWriter.write(try ImageCodec.encode(view.confidence), to: images.appendingPathComponent("\(stem)_depthConfidence.png"))
         let g = view.gravity
         try AtomicFileWriter.write(Data(String(format: "%.9f %.9f %.9f\n", g.x, g.y, g.z).utf8),
-                                   to: images.appendingPathComponent("\(stem)_gravity.txt"))
+                                   to: GravitySidecar.url(besides: images.appendingPathComponent(stem)))
     }
 
     /// The true poses as a scene without points (every view registered).

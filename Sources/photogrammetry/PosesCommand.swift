@@ -29,8 +29,8 @@ struct PosesCommand: AsyncParsableCommand {
             (1.2 × the longer side), and are refined by bundle adjustment (focal length and radial \
             distortion k1; the principal point stays at the image centre). A given K is checked against \
             each photo: a photo is skipped, with the reason, when the principal point lies outside it, or \
-            far from its centre where K fits it turned by 90° or scaled (K for the upright view, or for \
-            larger photos: the reason says how to scale K); far from the centre for no such reason is a warning.
+            far from its centre where K fits it turned by 90° (K for the upright view); far from the centre \
+            otherwise is a warning (with how to scale K when K seems made for larger photos).
             Pixels are used as stored: the EXIF orientation tag is not applied (as in COLMAP), so poses \
             and intrinsics describe the stored raster; photos tagged to be shown turned are named in a \
             warning. An alpha channel is ignored (use a _mask sidecar).
@@ -104,12 +104,13 @@ struct PosesCommand: AsyncParsableCommand {
         let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given)
         let samples = folder.samples
         let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())
-        interruption.hand(to: session)
 
         for note in folder.notes { reporter.note(note) }
         for warning in folder.warnings { reporter.warning(warning) }
         let started = Date()
         try session.process(requests: [.poses])
+        // From here a signal cancels the run (cancelling a session before `process` does nothing).
+        interruption.hand(to: session)
         var poses: PhotogrammetrySession.Poses?
         var failure: (any Error)?
         var cancelled = false

@@ -222,11 +222,12 @@ struct ReconstructCommand: ParsableCommand {
         options.useMasks = objectMasking
         options.isolatesObject = objectMasking
         // Known poses bring no sparse points to bound each view's depth: 5 cm to 50 m, or, in units
-        // that are not metres, as many times the cameras' spread (an orbit's radius) as that is metres.
+        // that are not metres, from 1/100 to 1000 times the cameras' spread (an orbit's radius; a
+        // forward-facing capture's few centimetres against a scene metres away).
         if knownMetricPoses {
             options.stereo.fallbackDepthRange = 0.05...50
         } else if poses != nil, let spread = scene.images.compactMap({ $0.cameraFromWorld?.cameraCentreInWorld }).rmsSpread, spread > 0 {
-            options.stereo.fallbackDepthRange = Float(0.05 * spread)...Float(50 * spread)
+            options.stereo.fallbackDepthRange = Float(0.01 * spread)...Float(1000 * spread)
         }
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight, name: file)

@@ -91,7 +91,8 @@ final class ReconstructJSONTests: XCTestCase {
         }
     }
 
-    /// Ctrl-C or SIGTERM ends the run at once with exit code 130 and, with --json, a last event saying so.
+    /// Ctrl-C (SIGTERM alike: `PosesInterruptTests`) ends the run at once with exit code 130 and,
+    /// with --json, a last event saying so.
     func testAnInterruptEndsTheRunWithACancelledEvent() throws {
         let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
         guard FileManager.default.isExecutableFile(atPath: CLIRunner.binary.path) else { throw XCTSkip("photogrammetry binary not built") }
@@ -110,7 +111,7 @@ final class ReconstructJSONTests: XCTestCase {
             if chunk.isEmpty { break }
             output += chunk
         }
-        process.terminate()  // SIGTERM, handled as Ctrl-C is
+        process.interrupt()
         output += pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: output, as: UTF8.self)

@@ -22,6 +22,7 @@ final class UploadNameTests: XCTestCase {
         XCTAssertFalse(UploadName.isPhoto("0001_mask.png"))
         XCTAssertFalse(UploadName.isPhoto("K.txt"))
         XCTAssertEqual(try UploadName.sanitize("0001_gravity.txt"), "0001_gravity.txt")
+        XCTAssertEqual(try UploadName.sanitize("0002_gravity.TXT"), "0002_gravity.txt", "the name the folder reader looks for")
         XCTAssertFalse(UploadName.isPhoto("0001_gravity.txt"))
         XCTAssertEqual(try UploadName.sanitize("Tracked_Poses.JSON"), "tracked_poses.json")
         XCTAssertFalse(UploadName.isPhoto("tracked_poses.json"))
