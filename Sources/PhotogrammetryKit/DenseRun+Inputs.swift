@@ -21,7 +21,7 @@ extension DenseRun {
             }
             let photoAspect = Double(image.intrinsics.width) / Double(max(1, image.intrinsics.height))
             guard mask.width > 0, mask.height > 0, abs(photoAspect / (Double(mask.width) / Double(mask.height)) - 1) < 0.01 else {
-                let file = (sidecars.mask(of: image.name) ?? sidecars.matte(of: image.name))?.path ?? image.name
+                let file = sidecars.maskOrMatte(of: image.name)?.path ?? image.name
                 warnings.append("\(file): the mask is \(mask.width)×\(mask.height), which does not have the shape of its "
                                 + "\(image.intrinsics.width)×\(image.intrinsics.height) photo; the photo is used whole")
                 continue
@@ -40,9 +40,7 @@ extension DenseRun {
         guard !masks.isEmpty else { return }
         let names = masks.keys.sorted()
         let sidecars = MaskSidecars(directory: imagesDirectory)
-        func file(_ photo: String) -> String {
-            (sidecars.mask(of: photo) ?? sidecars.matte(of: photo))?.lastPathComponent ?? photo
-        }
+        func file(_ photo: String) -> String { sidecars.maskOrMatte(of: photo)?.lastPathComponent ?? photo }
         if masks.count == photos, names.allSatisfy({ !masks[$0]!.pixels.contains { $0 != 0 } }) {
             throw ModelRunError("\(imagesDirectory.path): every object mask (\(names.count), e.g. \(file(names[0]))) marks no pixel as the "
                                 + "object (non-zero = object): nothing to reconstruct; fix the masks, or use --no-object-masking to ignore them")

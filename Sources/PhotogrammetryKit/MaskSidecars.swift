@@ -26,6 +26,9 @@ struct MaskSidecars {
     /// The matte sidecar of the photo named `photo`, when there is one.
     func matte(of photo: String) -> URL? { file(photo, CaptureSamples.matteSuffix) }
 
+    /// The file a message about the photo's object mask names: its mask, else its matte.
+    func maskOrMatte(of photo: String) -> URL? { mask(of: photo) ?? matte(of: photo) }
+
     /// The photo's object mask from its mask and matte (`CaptureSamples.objectMask`), nil with neither.
     func objectMask(of photo: String) throws(CaptureSamples.Problem) -> GrayImage? {
         let mask = mask(of: photo), matte = matte(of: photo)

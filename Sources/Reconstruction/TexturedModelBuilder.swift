@@ -48,9 +48,10 @@ public struct TexturedModelBuilder: Sendable {
                       fraction: @Sendable (Double) -> Void = { _ in }) throws -> (model: TexturedModel, report: Report) {
         guard surface.triangleCount > 0 else { throw ModelBuildError.emptySurface }
         let maps = budget.textureMaps
+        let bakesColour = maps.contains(.diffuseColor) || maps.contains(.roughness)
+        let bakesDetail = maps.contains(.normal) || maps.contains(.displacement)
         let shares = StepShares<String>([("decimation", 0.05), ("atlas", 0.05),
-                                         ("diffuse", maps.contains(.diffuseColor) || maps.contains(.roughness) ? 0.5 : 0),
-                                         ("detail", maps.contains(.normal) || maps.contains(.displacement) ? 0.3 : 0),
+                                         ("diffuse", bakesColour ? 0.5 : 0), ("detail", bakesDetail ? 0.3 : 0),
                                          ("occlusion", maps.contains(.ambientOcclusion) ? 0.1 : 0)])
         @Sendable func step(_ name: String, _ done: Double) { fraction(shares.fraction(name, done)) }
         var report = Report()
@@ -82,7 +83,7 @@ public struct TexturedModelBuilder: Sendable {
 
         let texels = TexelSurface(mesh: atlas.mesh, texels: AtlasTexelMap(mesh: atlas.mesh, width: size, height: size))
         var textures = ModelTextures()
-        if maps.contains(.diffuseColor) || maps.contains(.roughness) {
+        if bakesColour {
             progress("baking \(maps.contains(.diffuseColor) ? "the base colour" : "roughness") from \(views.count) photos")
             let diffuse = DiffuseBaker(options: options.diffuse).bake(surface: texels, views: views, roughness: maps.contains(.roughness),
                                                                       progress: { step("diffuse", $0) })
@@ -92,7 +93,7 @@ public struct TexturedModelBuilder: Sendable {
         }
         lap("diffuse")
         step("detail", 0)
-        if maps.contains(.normal) || maps.contains(.displacement) {
+        if bakesDetail {
             progress("baking surface detail from \(surface.triangleCount) triangles")
             let detailed = surface.hasNormals ? surface : TriangleMesh(positions: surface.positions, triangles: surface.triangles,
                                                                          colors: surface.colors, normals: surface.computedVertexNormals())
