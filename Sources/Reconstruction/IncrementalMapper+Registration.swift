@@ -20,25 +20,25 @@ extension IncrementalMapper {
     }
 
     mutating func register(_ image: Int) -> Bool {
-        let k = intrinsics(of: image)
-        var world: [Vector3] = [], normalized: [Double] = []
+        var world: [Vector3] = [], pixels: [(x: Double, y: Double)] = []
         for (keypoint, t) in tracks.trackOfKeypoint[image].enumerated() where t >= 0 {
             guard let x = points[Int(t)] else { continue }
-            let p = images[image].features.position(keypoint)
-            let n = k.normalized(x: p.x, y: p.y)
             world.append(x)
-            normalized += [n.u, n.v]
+            pixels.append(images[image].features.position(keypoint))
         }
         do {
-            let estimate = try GeometryEstimators.absolutePose(
-                worldPoints: world, normalized: normalized, focalLengthPixels: k.meanFocalLength,
-                options: RansacOptions(maxError: options.absolutePoseMaxErrorPixels / k.meanFocalLength))
+            var k = intrinsics(of: image)
+            var estimate = try absolutePose(world: world, pixels: pixels, intrinsics: k)
+            if startsCameraGroup(image), let better = focalSearch(world: world, pixels: pixels, intrinsics: k, inliersAtGuess: estimate.inlierCount) {
+                (k, estimate) = better
+            }
             let inliers = estimate.inlierCount
             inlierRatioRejected[image] = Double(inliers) < options.minRegistrationInlierRatio * Double(world.count)
             guard inliers >= options.minRegistrationInliers, !inlierRatioRejected[image] else {
                 failureReason[image] = "pose estimation found only \(inliers) inliers among \(world.count) 2D-3D correspondences"
                 return false
             }
+            cameraIntrinsics[images[image].cameraGroup] = k
             cameraFromWorld[image] = estimate.model
             failureReason[image] = nil
             return true
@@ -46,6 +46,54 @@ extension IncrementalMapper {
             failureReason[image] = "pose estimation failed with \(world.count) 2D-3D correspondences: \(error)"
             return false
         }
+    }
+
+    /// PnP with RANSAC at `intrinsics`, inliers within `absolutePoseMaxErrorPixels`.
+    func absolutePose(world: [Vector3], pixels: [(x: Double, y: Double)], intrinsics k: CameraIntrinsics,
+                      maxIterations: Int = 10_000) throws -> RobustEstimate<RigidTransform> {
+        var normalized: [Double] = []
+        normalized.reserveCapacity(2 * pixels.count)
+        for p in pixels {
+            let n = k.normalized(x: p.x, y: p.y)
+            normalized += [n.u, n.v]
+        }
+        return try GeometryEstimators.absolutePose(
+            worldPoints: world, normalized: normalized, focalLengthPixels: k.meanFocalLength,
+            options: RansacOptions(maxError: options.absolutePoseMaxErrorPixels / k.meanFocalLength, maxIterations: maxIterations))
+    }
+
+    /// Whether `image` would be the first registered image of a camera group whose focal length
+    /// is only guessed (no K, no EXIF: a photo alone at its size among others, its focal length
+    /// not estimated from pairs of its own group, not refined by bundle adjustment yet).
+    func startsCameraGroup(_ image: Int) -> Bool {
+        let group = images[image].cameraGroup
+        return images[image].intrinsicsSource == .defaultGuess && !registered.contains { images[$0].cameraGroup == group }
+    }
+
+    /// The focal length that registers the most 2D-3D correspondences, searched over the range
+    /// of real lenses (0.3 to 3 times the longer image side, as `FocalLengthFromPairs`), then
+    /// around the best; nil unless it registers clearly more than the guess. A guess a third off
+    /// leaves PnP with too few inliers (a 3072 px photo among 1024 px ones: 190 of 1242).
+    func focalSearch(world: [Vector3], pixels: [(x: Double, y: Double)], intrinsics k: CameraIntrinsics,
+                     inliersAtGuess: Int) -> (CameraIntrinsics, RobustEstimate<RigidTransform>)? {
+        let side = Double(max(k.width, k.height))
+        func attempt(_ focal: Double) -> (CameraIntrinsics, RobustEstimate<RigidTransform>)? {
+            var c = k
+            c.fy = focal * k.fy / k.fx
+            c.fx = focal
+            return (try? absolutePose(world: world, pixels: pixels, intrinsics: c, maxIterations: 2_000)).map { (c, $0) }
+        }
+        func best(_ focals: [Double]) -> (CameraIntrinsics, RobustEstimate<RigidTransform>)? {
+            focals.compactMap(attempt).max { $0.1.inlierCount < $1.1.inlierCount }
+        }
+        let steps = 24, low = log(0.3 * side), high = log(3.0 * side)
+        let grid = (0...steps).map { exp(low + (high - low) * Double($0) / Double(steps)) }
+        guard let coarse = best(grid) else { return nil }
+        let step = exp((high - low) / Double(steps))
+        let fine = (-4...4).map { coarse.0.fx * pow(step, Double($0) / 4) }
+        guard let found = best(fine), Double(found.1.inlierCount) > options.focalSearchMinGain * Double(inliersAtGuess) else { return nil }
+        // The pose and inliers again at the chosen focal length, with the full RANSAC budget.
+        return (try? absolutePose(world: world, pixels: pixels, intrinsics: found.0)).map { (found.0, $0) }
     }
 
     // MARK: Triangulation

@@ -20,6 +20,9 @@ public struct IncrementalMapper {
         public var homographyMaxErrorPixels = 6.0
         /// PnP RANSAC inlier threshold in pixels.
         public var absolutePoseMaxErrorPixels = 4.0
+        /// The first image of a camera group whose focal length is only guessed takes the focal
+        /// length of a search when PnP finds this many times the guess's inliers with it.
+        public var focalSearchMinGain = 1.25
         /// An image registers only with at least this many 2D–3D inliers.
         public var minRegistrationInliers = 30
         /// …and at least this fraction of its 2D–3D correspondences as inliers.

@@ -188,4 +188,56 @@ final class IncrementalMapperTests: XCTestCase {
             }
         }
     }
+
+    /// A photo alone at its size, without EXIF (say a 3072 px photo among 1024 px ones), is its
+    /// own camera with the default focal guess, no pairs of its own to estimate it from, and a
+    /// guess a third off leaves PnP too few inliers: on fountain-P11, 190 of 1242. The first image
+    /// of such a camera searches the focal length that registers the most points, and bundle
+    /// adjustment refines it.
+    func testAPhotoAloneWithAGuessedFocalLengthRegistersWithItsOwn() throws {
+        var scene = SyntheticScene(pointCount: 400, cameraCount: 6, seed: 21)
+        // Camera 5 stands close (2.75 units): the points fill its view, at depths from 1.75 to
+        // 3.75 units, so a wrong focal length cannot pass for a camera farther away.
+        scene.cameraFromWorld[5] = SyntheticScene.lookAt(centre: 0.55 * scene.cameraFromWorld[5].cameraCentreInWorld, target: .zero)
+        let trueFocal = 460.0, guess = 1.2 * 640  // a phone's main camera (26 mm) against the guess
+        func mapped(focalSearch: Bool) throws -> SparseScene {
+            var images = inputs(scene: scene, noisePixels: 0.3, seed: 4)
+            var rng = SplitMix64(seed: 9)
+            var positions: [Float] = []
+            for p in scene.points.indices {
+                let (u, v) = scene.normalized(point: p, camera: 5)
+                if p % 3 != 0 {
+                    // Two matches in three are wrong, as among real 2D-3D correspondences.
+                    positions += [Float(rng.uniform(0, 640)), Float(rng.uniform(0, 480))]
+                } else {
+                    positions += [Float(320 + trueFocal * u + 0.3 * rng.gaussian()), Float(240 + trueFocal * v + 0.3 * rng.gaussian())]
+                }
+            }
+            images[5].features.positions = positions
+            images[5].intrinsics = CameraIntrinsics(width: 640, height: 480, fx: guess, fy: guess, cx: 320, cy: 240)
+            images[5].intrinsicsSource = .defaultGuess
+            images[5].cameraGroup = 1
+            let verified = geometries(scene: scene, pairs: [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (2, 4), (3, 4), (4, 5)])
+            let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+            var options = IncrementalMapper.Options()
+            // Registration through a pair is off: here the pairs carry the true relative poses,
+            // where verification would have estimated them with the wrong focal length.
+            options.minPairRegistrationInliers = .max
+            if !focalSearch { options.focalSearchMinGain = .infinity }
+            var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified, options: options)
+            return try mapper.run()
+        }
+
+        let plain = try mapped(focalSearch: false)
+        XCTAssertFalse(plain.images[5].isRegistered, "the guess alone should not register it")
+        let result = try mapped(focalSearch: true)
+        XCTAssertEqual(result.registeredCount, 6)
+        let focal = result.images[5].intrinsics.fx
+        XCTAssertEqual(focal, trueFocal, accuracy: 0.01 * trueFocal)
+        XCTAssertEqual(result.images[0].intrinsics.fx, 800, "the given camera is held")
+        let truth = scene.cameraFromWorld.enumerated().map { NamedPose(name: "\($0.offset)", worldFromCamera: $0.element.inverse) }
+        let estimated = result.images.enumerated().map { NamedPose(name: "\($0.offset)", worldFromCamera: $0.element.cameraFromWorld?.inverse) }
+        let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        XCTAssertLessThan(accuracy.maxPositionError, 0.01, "scene units; cameras are 5 units from the points")
+    }
 }
