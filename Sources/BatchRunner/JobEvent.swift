@@ -12,6 +12,9 @@ public struct JobEvent: Codable, Sendable, Equatable, FetchableRecord, MutablePe
         case retryScheduled, failed, requeued, cancelRequested, cancelled, retried
         /// Submitted to a Slurm array task (the detail names it).
         case submitted
+        /// Removed from the ledger (`jobs remove`, or a jobs file that no longer has the invalid
+        /// job): the job's last event.
+        case removed
     }
 
     public var id: Int64?

@@ -62,4 +62,38 @@ extension JobLedger {
             try Self.log(db, id, .retried, attempt: job.attempts)
         }
     }
+
+    /// Removes a completed, failed or cancelled job from the ledger. Its history stays, ending
+    /// with `removed`; its folder is the caller's.
+    /// - Throws: `BatchError.unknownJob`; `notAllowed` for queued and running jobs (cancel them first).
+    public func remove(_ id: String) throws {
+        try pool.write { db in
+            let job = try Self.fetch(db, id)
+            guard [.completed, .failed, .cancelled].contains(job.state) else {
+                throw BatchError.notAllowed(id: id, state: job.state, action: "remove")
+            }
+            try Self.remove(job, db: db, detail: "removed from the ledger")
+        }
+    }
+
+    /// Removes the invalid jobs recorded under place-holder ids of jobs file `fileName`
+    /// (`fileName#N`, for a job without a usable id) that are not in `current`: the file was fixed,
+    /// so they are no longer its jobs, and would otherwise stay failed for good.
+    /// - Returns: the ids removed.
+    @discardableResult
+    public func retirePlaceholders(ofFile fileName: String, keeping current: Set<String>) throws -> [String] {
+        try pool.write { db -> [String] in
+            let prefix = fileName + "#"
+            let stale = try JobRecord.fetchAll(db).filter {
+                !$0.isValid && $0.id.hasPrefix(prefix) && Int($0.id.dropFirst(prefix.count)) != nil && !current.contains($0.id)
+            }
+            for job in stale { try Self.remove(job, db: db, detail: "the jobs file \(fileName) no longer has this invalid job") }
+            return stale.map(\.id)
+        }
+    }
+
+    private static func remove(_ job: JobRecord, db: Database, detail: String) throws {
+        try log(db, job.id, .removed, attempt: job.attempts, detail: detail)
+        _ = try JobRecord.deleteOne(db, key: job.id)
+    }
 }

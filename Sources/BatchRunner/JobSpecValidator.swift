@@ -1,5 +1,6 @@
 import CaptureIO
 import Foundation
+import ModelExport
 import ReconstructionCore
 
 /// Checks one job of a jobs file: its shape (known keys, types, values) and its inputs (the
@@ -60,9 +61,59 @@ struct JobSpecValidator {
     }
 
     private func decode(_ object: [String: Any]) throws -> JobSpec {
-        let data = try JSONSerialization.data(withJSONObject: object)
-        do { return try JSONDecoder().decode(JobSpec.self, from: data) } catch let error as DecodingError {
+        do { return try Self.decodeSpec(object) } catch let error as DecodingError {
+            // Foundation's decoder reports a fractional or too large number for an integer field
+            // as "not valid JSON", without the key: find the number whose replacement decodes.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                for (path, number) in Self.nonIntegers(in: object, path: []) {
+                    guard case .some = try? Self.decodeSpec(Self.replacing(object, at: path, with: 0) as! [String: Any]) else { continue }
+                    throw JobProblem("'\(Self.describe(path))' must be an integer, not \(number)")
+                }
+            }
             throw JobProblem(Self.describe(error))
+        }
+    }
+
+    private static func decodeSpec(_ object: [String: Any]) throws -> JobSpec {
+        try JSONDecoder().decode(JobSpec.self, from: JSONSerialization.data(withJSONObject: object))
+    }
+
+    /// A key of an object or an index of an array.
+    private enum PathStep { case key(String), index(Int) }
+
+    /// The numbers in `value` no integer can hold (fractional, or beyond 64 bits), with their paths.
+    private static func nonIntegers(in value: Any, path: [PathStep]) -> [([PathStep], NSNumber)] {
+        if let object = value as? [String: Any] {
+            return object.keys.sorted().flatMap { nonIntegers(in: object[$0]!, path: path + [.key($0)]) }
+        }
+        if let array = value as? [Any] {
+            return array.indices.flatMap { nonIntegers(in: array[$0], path: path + [.index($0)]) }
+        }
+        guard !(value is String), let number = value as? NSNumber else { return [] }
+        let x = number.doubleValue
+        return x.rounded() != x || abs(x) >= 9.2e18 ? [(path, number)] : []
+    }
+
+    private static func replacing(_ value: Any, at path: [PathStep], with leaf: Any) -> Any {
+        guard let step = path.first else { return leaf }
+        switch step {
+        case .key(let key):
+            guard var object = value as? [String: Any], let child = object[key] else { return value }
+            object[key] = replacing(child, at: Array(path.dropFirst()), with: leaf)
+            return object
+        case .index(let i):
+            guard var array = value as? [Any], array.indices.contains(i) else { return value }
+            array[i] = replacing(array[i], at: Array(path.dropFirst()), with: leaf)
+            return array
+        }
+    }
+
+    private static func describe(_ path: [PathStep]) -> String {
+        path.reduce("") { text, step in
+            switch step {
+            case .key(let key): return text.isEmpty ? key : "\(text).\(key)"
+            case .index(let i): return "\(text)[\(i)]"
+            }
         }
     }
 
@@ -82,6 +133,10 @@ struct JobSpecValidator {
                 throw JobProblem("model path '\(path)' collides with another output's name")
             }
             guard paths.insert(path).inserted else { throw JobProblem("two model requests write '\(path)'") }
+            if let custom = model.custom, let format = ModelExportFormat(rawValue: model.format.rawValue),
+               let problem = format.problem(carrying: custom.outputTextureMaps) {
+                throw JobProblem("model '\(path)': \(problem)")
+            }
         }
         let customs = spec.requests.compactMap { request -> CustomDetailSpecification? in
             if case .model(let model) = request { return model.custom }

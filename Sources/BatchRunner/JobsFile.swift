@@ -70,6 +70,9 @@ public struct JobsFile: Sendable {
     /// The file's job values: from one JSON document, else from JSON Lines (a line that does not
     /// parse becomes a failure for that job).
     private static func split(_ data: Data, name: String) throws -> [Result<Any, JobProblem>] {
+        if String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace) {
+            throw BatchError.jobsFile(name, "is empty: it needs a job object, an array of them, {\"jobs\": [...]} or JSON Lines")
+        }
         do {
             let document = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             if let array = document as? [Any] { return array.map { .success($0) } }

@@ -1,3 +1,5 @@
+import ReconstructionCore
+
 /// The file layout of an exported model, chosen from the output path by `ModelExporter`.
 public enum ModelExportFormat: String, Sendable, Hashable, CaseIterable {
     /// `x.usdz`: one USDZ package (`USDZWriter`), for AR Quick Look and USD tools.
@@ -13,4 +15,16 @@ public enum ModelExportFormat: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the output is a folder rather than a file.
     public var isFolder: Bool { self == .objFolder }
+
+    /// The texture maps this format has a place for: glTF 2.0 has no displacement map. (OBJ's MTL
+    /// has no ambient-occlusion statement: that map is written beside it and named in a comment.)
+    public var carriedMaps: TextureMaps {
+        self == .glb ? TextureMaps.all.subtracting(.displacement) : .all
+    }
+
+    /// Why `maps`, asked for explicitly, cannot all be in a model of this format; nil when they can.
+    public func problem(carrying maps: TextureMaps) -> String? {
+        guard maps.contains(.displacement), !carriedMaps.contains(.displacement) else { return nil }
+        return "glTF (.glb) has no displacement map: leave displacement out of the maps, or write .usdz or OBJ"
+    }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Writes a model in the format its output path asks for: `.usdz` → USDZ, `.glb` → GLB, `.obj` →
 /// OBJ file with MTL and textures beside it, and a folder → OBJ, MTL and textures inside it (see
 /// `ModelExportFormat`). These extensions are case-insensitive and win over everything else (an
-/// existing folder named `x.usdz` is an error, not an OBJ folder); a path without extension,
-/// ending in `/`, or naming an existing folder is a folder; any other extension is an error.
+/// existing folder named `x.usdz` is an error, not an OBJ folder; so is `x.usdz/`); a path without
+/// extension, ending in `/`, or naming an existing folder is a folder; any other extension is an error.
 public enum ModelExporter {
     /// The file extensions understood (a folder needs none).
     public static let fileExtensions = ["usdz", "glb", "obj"]
@@ -13,6 +13,10 @@ public enum ModelExporter {
     /// - Throws: `ModelExportError` naming the path when its extension is not a model format.
     public static func format(for url: URL) throws -> ModelExportFormat {
         let pathExtension = url.pathExtension.lowercased()
+        if fileExtensions.contains(pathExtension), url.hasDirectoryPath {
+            throw ModelExportError(file: url, "ends in / (a folder) but has the model extension .\(pathExtension): drop the / for a "
+                                   + ".\(pathExtension) file, or name a folder without a model extension for OBJ")
+        }
         switch pathExtension {
         case "usdz": return .usdz
         case "glb": return .glb

@@ -104,11 +104,19 @@ public actor TaskStore {
     }
 
     /// Moves uploaded files (already named by `UploadName`) into an uncommitted task's photos;
-    /// a file with a name the task already has replaces it (an upload retried by the client).
-    /// - Throws: `NodeODMError.refused` when the task is committed or would exceed the image limit.
+    /// a file with a name the task already has replaces it (an upload retried by the client; the
+    /// task log says so when its content differs).
+    /// - Throws: `NodeODMError.refused` when the task is committed, would exceed the image limit,
+    ///   or when one request carries two files of the same name (photos of two folders, say: one
+    ///   would be lost).
     public func addUploads(_ uuid: String, files: [UploadedFile]) throws {
         let record = try record(uuid)
         guard !record.committed else { throw NodeODMError.refused("task \(uuid) is already committed: create a new task to add photos") }
+        var names: Set<String> = []
+        for file in files where !names.insert(file.storedName).inserted {
+            throw NodeODMError.refused("two uploaded files are named \(file.storedName): one would replace the other; rename them "
+                                       + "(photos from different folders often share names) and upload again")
+        }
         let folder = imagesDirectory(uuid)
         let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(UploadName.isPhoto))
         let added = Set(files.map(\.storedName).filter(UploadName.isPhoto)).subtracting(existing)
@@ -117,6 +125,9 @@ public actor TaskStore {
         }
         for file in files {
             let target = folder.appendingPathComponent(file.storedName)
+            if FileManager.default.fileExists(atPath: target.path), !FileManager.default.contentsEqual(atPath: target.path, andPath: file.location.path) {
+                log.append(uuid, "warning: \(file.storedName) was uploaded again with other content; the new upload replaces the earlier one")
+            }
             _ = try? FileManager.default.removeItem(at: target)
             try FileManager.default.moveItem(at: file.location, to: target)
         }

@@ -58,7 +58,8 @@ public struct FolderModelStages: ModelStages {
     }
 
     public func validate(url: URL, detail: DetailLevel, custom: CustomDetailSpecification, samples: [PhotogrammetrySample]) throws {
-        _ = try ModelExporter.validateOutputPath(url)
+        let format = try ModelExporter.validateOutputPath(url)
+        if detail == .custom, let problem = format.problem(carrying: custom.outputTextureMaps) { throw ModelRunError(problem) }
         _ = try Self.imagesDirectory(of: samples)
     }
 
@@ -84,13 +85,16 @@ public struct FolderModelStages: ModelStages {
             guard dense.mesh.triangleCount > 0 else { throw ModelRunError("the dense stage found no surface to build a model from") }
             return dense.mesh
         }
+        if dense.metresPerUnit == nil {
+            for request in requests { context.inputWarning(ModelRun.unknownScaleWarning(request.url.lastPathComponent)) }
+        }
         // The model's up, for requests that do not place the model themselves: from what the
         // samples carry (a resumed run has no dense run to ask).
         let up = requests.contains { $0.geometry == nil } ? scene.up(samples: samples) : nil
         var results: [Result<URL, any Error>] = []
         for request in requests {
             if context.isCancelled { throw CancellationError() }
-            let budget = request.detail.budget(custom: custom)
+            let budget = ModelRun.budget(request.detail.budget(custom: custom), writing: request.url)
             // A request's geometry (in the session's world: the poses' frame and units) crops the
             // surface (that world, in metres when the scale is known) and places the model.
             let geometry = request.geometry?.inMetres(metresPerUnit: dense.metresPerUnit)

@@ -79,10 +79,30 @@ public enum ModelRun {
         let textures = try encode(model.textures, diffuseFormat: textureFormat)
         let stem = output.deletingPathExtension().lastPathComponent
         let package = ModelPackage(name: name ?? (stem.isEmpty ? "Model" : stem), model: model, textures: textures)
-        if output.pathExtension.lowercased() == "glb", textures.contains(where: { $0.map == .displacement }) {
-            log("glTF has no displacement map, so the baked one is not in \(output.lastPathComponent) (USDZ and OBJ carry it)")
+        let format = try ModelExporter.format(for: output)
+        if [.obj, .objFolder].contains(format), textures.contains(where: { $0.map == .ambientOcclusion }) {
+            log("MTL has no ambient-occlusion statement: the occlusion map is written beside the model and named in a comment of its .mtl")
         }
         return try ModelExporter.write(package, to: output)
+    }
+
+    /// `budget` without the maps the format of `output` has no place for, saying so: a full
+    /// level's displacement map is not baked for a GLB (it took 8K of baking, and memory, to be
+    /// dropped). Maps asked for explicitly are checked before any work (`ModelExportFormat.problem`).
+    public static func budget(_ budget: DetailBudget, writing output: URL, log: (String) -> Void = { _ in }) -> DetailBudget {
+        guard let format = try? ModelExporter.format(for: output) else { return budget }
+        var carried = budget
+        carried.textureMaps.formIntersection(format.carriedMaps)
+        if carried.textureMaps != budget.textureMaps {
+            log("glTF has no displacement map, so none is baked for \(output.lastPathComponent) (USDZ and OBJ carry it)")
+        }
+        return carried
+    }
+
+    /// The warning for a model whose scale no input fixed.
+    public static func unknownScaleWarning(_ output: String) -> String {
+        "the scale is unknown (no depth sidecars, tracked_poses.json or metric known poses): \(output) is in the reconstruction's "
+            + "own units, which its format reads as metres, so viewers such as AR Quick Look show it at an arbitrary size"
     }
 
     /// The power-of-two reduction (1, 2, 4 or 8: what JPEG decodes directly) a photo is decoded at

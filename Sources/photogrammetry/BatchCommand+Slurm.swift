@@ -50,7 +50,8 @@ extension BatchCommand {
             reporter.note("\(layout.ledger.path) is a WAL ledger (made by a local batch run): Slurm tasks must then run on this host; "
                           + "a new output folder gets a ledger that nodes can share over a network file system")
         }
-        let fileIDs = try file.map { try enqueue($0, into: ledger, reporter: reporter) }
+        let enqueued = try file.map { try enqueue($0, into: ledger, reporter: reporter) }
+        let fileIDs = enqueued?.ids
         if enqueueOnly { return }
 
         var options = SlurmBackend.Options()
@@ -71,6 +72,8 @@ extension BatchCommand {
         if slurm.noWait {
             reporter.note("\(stillOpen) job\(stillOpen == 1 ? "" : "s") queued or running in Slurm; `photogrammetry jobs list -o \(output)` "
                           + "shows them, `photogrammetry batch -o \(output) --backend slurm` waits for them (and submits retries)")
+            // As with --enqueue-only: the jobs file's invalid jobs are this run's failure.
+            if let enqueued, enqueued.invalid > 0 { throw ExitCode(1) }
             return
         }
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }

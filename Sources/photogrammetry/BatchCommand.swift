@@ -76,7 +76,7 @@ struct BatchCommand: AsyncParsableCommand {
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
         let ledger = try JobLedger(path: layout.ledger)
         let reporter = BatchReporter(json: json)
-        let fileIDs = try file.map { try enqueue($0, into: ledger, reporter: reporter) }
+        let fileIDs = try file.map { try enqueue($0, into: ledger, reporter: reporter).ids }
         if enqueueOnly { return }
 
         var options = BatchRunner.Options()
@@ -102,8 +102,8 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     /// Enqueues the jobs file's jobs, reporting each.
-    /// - Returns: the file's job ids.
-    func enqueue(_ file: JobsFile, into ledger: JobLedger, reporter: BatchReporter) throws -> [String] {
+    /// - Returns: the file's job ids, and how many of them are invalid.
+    func enqueue(_ file: JobsFile, into ledger: JobLedger, reporter: BatchReporter) throws -> (ids: [String], invalid: Int) {
         let file = file.checked(against: BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true)))
         var invalid = 0
         for entry in file.entries {
@@ -116,9 +116,16 @@ struct BatchCommand: AsyncParsableCommand {
             }
             reporter.enqueued(entry, outcome: outcome)
         }
+        // Failed place-holders of this file's jobs without a usable id, which the file no longer has.
+        let ids = file.entries.map(\.id)
+        if let jobs {
+            for id in try ledger.retirePlaceholders(ofFile: URL(fileURLWithPath: jobs).lastPathComponent, keeping: Set(ids)) {
+                reporter.note("removed '\(id)' from the ledger: the jobs file no longer has that invalid job")
+            }
+        }
         reporter.enqueueSummary()
         // Only enqueueing: an invalid job is this run's failure (a full run reports it as failed).
         if enqueueOnly && invalid > 0 { throw ExitCode(1) }
-        return file.entries.map(\.id)
+        return (ids, invalid)
     }
 }

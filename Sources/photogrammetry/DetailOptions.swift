@@ -8,19 +8,19 @@ struct DetailOptions: ParsableArguments {
     var detail: String?
 
     // .unconditional: a negative value is a value (refused with its reason), not an unknown option.
-    @Option(parsing: .unconditional, help: "custom: most triangles after decimation (at least 100).")
+    @Option(parsing: .unconditional, help: "custom: most triangles after decimation (at least 100; default 50000).")
     var maxPolygons: Int?
 
-    @Option(parsing: .unconditional, help: "custom: texture edge in pixels, a power of two from 1024 to 16384.")
+    @Option(parsing: .unconditional, help: "custom: texture edge in pixels, a power of two from 1024 to 16384 (default 2048).")
     var textureSize: Int?
 
-    @Option(help: "custom: format of the base-colour map, png or jpeg (other maps are always PNG).")
+    @Option(help: "custom: format of the base-colour map, png or jpeg (default png; other maps are always PNG).")
     var textureFormat: String?
 
-    @Option(parsing: .unconditional, help: "custom: JPEG quality in 0…1 (with --texture-format jpeg).")
+    @Option(parsing: .unconditional, help: "custom: JPEG quality in 0…1 (with --texture-format jpeg; default 0.9).")
     var jpegQuality: Double?
 
-    @Option(help: "custom: maps to bake, comma-separated from diffuse, normal, ao, roughness, displacement.")
+    @Option(help: "custom: maps to bake, comma-separated from diffuse, normal, ao, roughness, displacement (default diffuse,normal,ao; a .glb has no displacement).")
     var maps: String?
 
     /// Whether any detail option was given.

@@ -5,8 +5,8 @@ import Foundation
 struct JobsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
-        abstract: "List, show, cancel, retry and run the jobs of a batch ledger.",
-        subcommands: [List.self, Show.self, Cancel.self, Retry.self, Run.self]
+        abstract: "List, show, cancel, retry, remove and run the jobs of a batch ledger.",
+        subcommands: [List.self, Show.self, Cancel.self, Retry.self, Remove.self, Run.self]
     )
 
     /// `--ledger OUT` (or `-o OUT`): the batch output folder, or its ledger.sqlite.
@@ -145,6 +145,29 @@ struct JobsCommand: ParsableCommand {
         func run() throws {
             try ledger.openRecovered().retry(id)
             print("queued job '\(id)' again; it resumes from its checkpoint when `photogrammetry batch -o \(ledger.ledger)` runs")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a completed, failed or cancelled job from the ledger (its checkpoint too; its outputs stay).",
+            discussion: """
+                The ledger keeps its history of events, ending with 'removed'. A failed job \
+                stays in the ledger, and makes batch -o OUT exit 1, until it is retried or removed. \
+                Invalid jobs without a usable id (FILE#N) are removed by batch itself once FILE no \
+                longer has them.
+                """)
+
+        @OptionGroup var ledger: LedgerOptions
+
+        @Argument(help: "The job's id.")
+        var id: String
+
+        func run() throws {
+            try ledger.openRecovered().remove(id)
+            let checkpoint = BatchLayout(root: ledger.folder).checkpointDirectory(id)
+            if FileManager.default.fileExists(atPath: checkpoint.path) { try? FileManager.default.removeItem(at: checkpoint) }
+            print("removed job '\(id)' from the ledger")
         }
     }
 }

@@ -26,6 +26,10 @@ extension ReconstructCommand {
                 throw ValidationError("\(error); or .ply for the dense mesh alone")
             }
             do { _ = try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch { throw CommandFailure("\(error)") }
+            let (level, custom) = try detailOptions.resolved()
+            if level == .custom, let problem = try ModelExporter.format(for: URL(fileURLWithPath: output)).problem(carrying: custom.outputTextureMaps) {
+                throw ValidationError("--maps: \(problem)")
+            }
         } else if detailOptions.isGiven {
             throw ValidationError("--detail and the custom options apply to a model output (.usdz, .glb, .obj or a folder), not to a .ply mesh")
         } else if modelReport != nil || holdOutEvery > 0 {

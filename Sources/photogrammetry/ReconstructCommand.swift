@@ -243,7 +243,8 @@ struct ReconstructCommand: ParsableCommand {
         var summary = ReconstructSummary(output: output, scene: scene, dense: dense)
         if !writesMesh {
             let (level, custom) = try detailOptions.resolved()
-            let budget = level.budget(custom: custom)
+            let budget = ModelRun.budget(level.budget(custom: custom), writing: URL(fileURLWithPath: output)) { reporter.note($0) }
+            if dense.metresPerUnit == nil { reporter.warning(ModelRun.unknownScaleWarning(output)) }
             let modelStarted = Date()
             let built = try progress.stage(.model) {
                 try ModelRun.build(scene: scene, surface: dense.surface.mesh, metresPerUnit: dense.metresPerUnit, imagesDirectory: imagesURL,

@@ -83,5 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             FileHandle.standardOutput.write(Data("serving the NodeODM API on http://\(host):\(port) (data in \(data.path))\n".utf8))
         }
+        // Ctrl-C or SIGTERM ended the service, after the running tasks went back to the queue.
+        FileHandle.standardError.write(Data("stopped: tasks not finished resume from their checkpoints when the server starts again\n".utf8))
     }
 }

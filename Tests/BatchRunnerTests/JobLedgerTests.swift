@@ -177,6 +177,33 @@ final class JobLedgerTests: XCTestCase {
         XCTAssertThrowsError(try ledger.retry("bad")) { XCTAssertTrue("\($0)".contains("its spec is invalid"), "\($0)") }
     }
 
+    /// A failed job stays until it is retried or removed; removing keeps its history.
+    func testOnlyFinishedJobsAreRemovedAndTheirHistoryStays() throws {
+        try enqueue("a")
+        XCTAssertThrowsError(try ledger.remove("a")) { XCTAssertTrue("\($0)".contains("cannot remove job 'a': it is queued"), "\($0)") }
+        XCTAssertEqual(try ledger.requestCancel("a"), .cancelled)
+        try ledger.remove("a")
+        XCTAssertNil(try ledger.job("a"))
+        XCTAssertEqual(try ledger.events(jobID: "a").map(\.kind), [.enqueued, .cancelled, .removed])
+        XCTAssertThrowsError(try ledger.remove("a")) { XCTAssertEqual($0 as? BatchError, .unknownJob("a")) }
+        try enqueue("a")
+        XCTAssertEqual(try ledger.job("a")?.state, .queued, "the id can be used again")
+    }
+
+    /// Invalid jobs without a usable id are recorded as FILE#N; once the file no longer has them
+    /// (it was fixed), they are removed instead of staying failed for good.
+    func testPlaceholdersTheJobsFileNoLongerHasAreRetired() throws {
+        try ledger.enqueue(.invalid(id: "jobs.json#2", raw: "{}", problem: "job #2: missing 'input'"))
+        try ledger.enqueue(.invalid(id: "jobs.json#3", raw: "{}", problem: "job #3: missing 'input'"))
+        try ledger.enqueue(.invalid(id: "other.json#2", raw: "{}", problem: "job #2: missing 'input'"))
+        try ledger.enqueue(.invalid(id: "named", raw: "{}", problem: "job 'named': missing 'input'"))
+        try enqueue("jobs.json")
+        XCTAssertEqual(try ledger.retirePlaceholders(ofFile: "jobs.json", keeping: ["jobs.json#3", "a"]), ["jobs.json#2"])
+        XCTAssertEqual(Set(try ledger.jobs(in: [.failed]).map(\.id)), ["jobs.json#3", "other.json#2", "named"])
+        XCTAssertEqual(try ledger.events(jobID: "jobs.json#2").last?.kind, .removed)
+        XCTAssertEqual(try ledger.job("jobs.json")?.state, .queued, "a valid job is never a place-holder")
+    }
+
     func testTheHistoryIsAppendOnly() throws {
         try enqueue("a")
         let queue = try DatabaseQueue(path: directory.appendingPathComponent("ledger.sqlite").path)

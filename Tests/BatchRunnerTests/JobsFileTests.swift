@@ -120,6 +120,7 @@ final class JobsFileTests: XCTestCase {
         let cases: [(String, String)] = [
             (#"{"type": "model", "detail": "custom", "textureSize": 3000}"#, "power of two"),
             (#"{"type": "model", "detail": "custom", "maps": ["sheen"]}"#, "sheen"),
+            (#"{"type": "model", "detail": "custom", "format": "glb", "maps": ["diffuse", "displacement"]}"#, "glTF (.glb) has no displacement map"),
             (#"{"type": "model", "detail": "custom", "jpegQuality": 0.5}"#, "'jpegQuality' needs"),
             (#"{"type": "model", "detail": "custom", "textureFormat": "webp"}"#, "unknown texture format 'webp'"),
             (#"{"type": "model", "detail": "custom", "maxPolygons": 0}"#, "custom:"),
@@ -130,6 +131,22 @@ final class JobsFileTests: XCTestCase {
         for (requests, expected) in cases {
             let entries = try parse(#"[{"id": "j", "input": "cap", "requests": ["# + requests + "]}]", in: dir)
             XCTAssertTrue(problem(entries[0])?.contains(expected) == true, "\(requests): \(problem(entries[0]) ?? "(valid)")")
+        }
+    }
+
+    /// Foundation reports a fractional number for an integer field as "not valid JSON"; the
+    /// problem names the key instead.
+    func testAFractionalNumberForAnIntegerNamesItsKey() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let cases: [(String, String)] = [
+            (#""priority": 1.5"#, "'priority' must be an integer, not 1.5"),
+            (#""retry": {"maxAttempts": 2.5}"#, "'retry.maxAttempts' must be an integer, not 2.5"),
+            (#""priority": 1e30"#, "'priority' must be an integer"),
+        ]
+        for (field, expected) in cases {
+            let entries = try parse(#"[{"id": "j", "input": "cap", "requests": ["poses"], "# + field + "}]", in: dir)
+            XCTAssertTrue(problem(entries[0])?.contains(expected) == true, "\(field): \(problem(entries[0]) ?? "(valid)")")
         }
     }
 
@@ -152,6 +169,9 @@ final class JobsFileTests: XCTestCase {
         }
         XCTAssertThrowsError(try parse(#"{"jobs": 3}"#, in: dir)) { error in
             XCTAssertTrue("\(error)".contains("'jobs' must be an array"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(" \n", in: dir)) { error in
+            XCTAssertTrue("\(error)".contains("jobs file jobs.json is empty"), "\(error)")
         }
     }
 

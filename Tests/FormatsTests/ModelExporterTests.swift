@@ -10,11 +10,17 @@ final class ModelExporterTests: XCTestCase {
         let cases: [(String, ModelExportFormat)] = [
             ("/x/model.usdz", .usdz), ("/x/MODEL.USDZ", .usdz), ("/x/m.glb", .glb), ("/x/m.obj", .obj),
             ("/x/out", .objFolder), ("/x/out.d/", .objFolder), (existing.path, .objFolder),
-            ("/x/model.usdz/", .usdz),
         ]
         for (path, expected) in cases {
             XCTAssertEqual(try ModelExporter.format(for: URL(fileURLWithPath: path)), expected, path)
         }
+        // A folder's slash after a model extension: which was meant? (It replaced a file model.glb.)
+        XCTAssertThrowsError(try ModelExporter.format(for: URL(fileURLWithPath: "/x/model.glb/"))) { error in
+            XCTAssertTrue("\(error)".contains("ends in / (a folder) but has the model extension .glb"), "\(error)")
+        }
+        XCTAssertNil(ModelExportFormat.usdz.problem(carrying: .all))
+        XCTAssertNotNil(ModelExportFormat.glb.problem(carrying: [.diffuseColor, .displacement]))
+        XCTAssertNil(ModelExportFormat.glb.problem(carrying: [.diffuseColor, .normal, .roughness, .ambientOcclusion]))
     }
 
     func testUnknownExtensionIsAnErrorNamingThePath() {

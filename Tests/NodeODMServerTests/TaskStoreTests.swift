@@ -60,6 +60,7 @@ final class TaskStoreTests: XCTestCase {
         await assertRefused("already exists") { _ = try await store.create(name: nil, options: TaskOptions(), requestedUUID: task.uuid) }
         await assertRefused("not a UUID") { _ = try await store.create(name: nil, options: TaskOptions(), requestedUUID: "../x") }
         await assertRefused("at least 2 are needed") { _ = try await store.commit(task.uuid) }
+        await assertRefused("two uploaded files are named a.jpg") { try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "a.jpg"])) }
         await assertRefused("at most 2 per task") { try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg", "c.jpg"])) }
         await assertRefused("not a task UUID", status: 404) { _ = try await store.info("../../etc") }
         await assertRefused("not found", status: 404) { _ = try await store.info(task.uuid) }  // not committed yet

@@ -52,4 +52,24 @@ final class FolderModelStagesTests: XCTestCase {
         let withCorrupt = samples + [PhotogrammetrySample(id: 9, image: .file(corrupt))]
         XCTAssertEqual(stages.stereoImageDimension(for: [.full], samples: withCorrupt, custom: custom), 1536)
     }
+
+    /// glTF has no displacement map: a full level's is not baked for a GLB, and a custom level
+    /// that asks for one is refused before any work (by the session's check of its requests).
+    func testMapsAGLBCannotCarryAreNotBakedOrAreRefusedUpFront() throws {
+        var notes: [String] = []
+        let glb = ModelRun.budget(DetailLevel.full.budget(), writing: URL(fileURLWithPath: "/tmp/m.glb")) { notes.append($0) }
+        XCTAssertEqual(glb.textureMaps, TextureMaps.all.subtracting(.displacement))
+        XCTAssertEqual(notes.count, 1)
+        XCTAssertTrue(notes.first?.contains("glTF has no displacement map") == true, "\(notes)")
+        XCTAssertEqual(ModelRun.budget(DetailLevel.full.budget(), writing: URL(fileURLWithPath: "/tmp/m.usdz")).textureMaps, .all)
+        XCTAssertEqual(ModelRun.budget(DetailLevel.full.budget(), writing: URL(fileURLWithPath: "/tmp/m.obj")).textureMaps, .all)
+
+        var custom = CustomDetailSpecification()
+        custom.outputTextureMaps = [.diffuseColor, .displacement]
+        let folder = FileManager.default.temporaryDirectory
+        XCTAssertThrowsError(try FolderModelStages().validate(url: folder.appendingPathComponent("m.glb"), detail: .custom, custom: custom,
+                                                              samples: [])) { error in
+            XCTAssertTrue("\(error)".contains("glTF (.glb) has no displacement map"), "\(error)")
+        }
+    }
 }
