@@ -76,7 +76,7 @@ public struct SessionJobExecutor: JobExecutor {
                     report(.note("\(unregistered) usable photo(s) could not be placed in the reconstruction"))
                 case .requestComplete(_, let result):
                     if case .poses(let poses) = result { for warning in PoseExport.warnings(scene: poses.scene) { report(.note(warning)) } }
-                    do { try Self.write(result, images: images, to: execution.outputDirectory) } catch {
+                    do { try Self.write(result, images: images, to: execution.outputDirectory) { report(.note($0)) } } catch {
                         failures.append("writing outputs: \(error)")
                         retryable = true
                     }
@@ -122,11 +122,16 @@ public struct SessionJobExecutor: JobExecutor {
         return request.description
     }
 
-    /// Writes a finished request's result into the output folder (each file atomically).
-    static func write(_ result: PhotogrammetrySession.Result, images: URL, to directory: URL) throws {
+    /// Writes a finished request's result into the output folder (each file atomically); the
+    /// poses in metres when tracked_poses.json beside the photos gives the scale (`note` says so,
+    /// or why not).
+    static func write(_ result: PhotogrammetrySession.Result, images: URL, to directory: URL, note: (String) -> Void = { _ in }) throws {
         switch result {
         case .poses(let poses):
-            try PoseExport.writeAll(scene: poses.scene, imagesDirectory: images, to: directory)
+            var warnings: [String] = []
+            let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: images, warnings: &warnings, log: note)
+            warnings.forEach(note)
+            try PoseExport.writeAll(scene: exported.scene, imagesDirectory: images, to: directory, world: exported.world)
             try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: images, to: directory)
         case .pointCloud(let cloud):
             try PLYWriter.write(cloud, to: directory.appendingPathComponent("points.ply"))

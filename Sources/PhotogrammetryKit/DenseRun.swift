@@ -100,7 +100,7 @@ public struct DenseRun: Sendable {
             warnings.append("depth sidecars found but too few sparse points fall on them to register their scale; depth is not used")
         }
         let tracked = depthMetresPerUnit == nil && sidecars.isEmpty
-            ? trackedScale(scene: scene, imagesDirectory: imagesDirectory, warnings: &warnings, log: log) : nil
+            ? TrackedPoses.metricScale(scene: scene, imagesDirectory: imagesDirectory, warnings: &warnings, log: log) : nil
         let metresPerUnit = depthMetresPerUnit ?? tracked?.metresPerUnit
         // Clouds are in the poses' world frame: only a scale the depth gives or known poses place them.
         let pointsMetresPerUnit = depthMetresPerUnit

@@ -173,7 +173,12 @@ struct CaptureReplayCommand: ParsableCommand {
     /// Why a replay saved no shot, from its summary.
     static func whyNothingWasSaved(_ summary: ReplaySummary) -> String {
         if summary.frames == summary.invalidFrames { return "every frame was invalid (see the reasons above)" }
-        if summary.capturingFrames == 0 { return "the session never left detection (no frame confirmed the object's box)" }
+        if summary.capturingFrames == 0 {
+            let reasons = summary.detectionBlockedBy.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+                .map { "\($0.key) on \($0.value) of \(summary.detectingFrames) frames" }
+            return "the session never left detection (no frame confirmed the object's box"
+                + (reasons.isEmpty ? ")" : ": \(reasons.joined(separator: ", ")))")
+        }
         let rejected = summary.rejectedByFeedback.values.reduce(0, +) + summary.rejectedWithoutNewViewpoint + summary.rejectedAtShotLimit
         return "all \(rejected) frames taken while capturing were rejected (see the reasons above)"
     }

@@ -43,6 +43,9 @@ struct PosesCommand: AsyncParsableCommand {
             with a message naming \
             the file. HEIC photos are decoded by libheif; their embedded depth, when metric, is \
             carried with the sample.
+            Poses are in structure from motion's own units ("metric": false in poses.json), or in \
+            metres when tracked_poses.json beside the photos (the poses a capture device tracked, \
+            as capture replay writes) fits them; when it does not, a warning says why.
             With --checkpoint DIR, each finished stage (and each image's features) is saved in DIR; \
             running again with the same DIR, photos and options loads them instead of recomputing. \
             Ctrl-C (or SIGTERM) cancels promptly and keeps what is saved.
@@ -134,9 +137,13 @@ struct PosesCommand: AsyncParsableCommand {
         }
         if let failure { throw failure }
         guard let poses else { throw CommandFailure("the session finished without poses") }
-        try PoseExport.writeAll(scene: poses.scene, imagesDirectory: imagesURL, to: outputURL)
+        // In metres when tracked_poses.json beside the photos gives the scale.
+        var scaleWarnings: [String] = []
+        let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: imagesURL, warnings: &scaleWarnings) { reporter.note($0) }
+        try PoseExport.writeAll(scene: exported.scene, imagesDirectory: imagesURL, to: outputURL, world: exported.world)
         try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
         // Warnings first: with --json, `complete` is the last event.
+        for warning in scaleWarnings { reporter.warning(warning) }
         for warning in PoseExport.warnings(scene: poses.scene) { reporter.warning(warning) }
         if let warning = Self.calibrationWarning(poses.scene) { reporter.warning(warning) }
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)

@@ -16,7 +16,7 @@ struct ReplayPrinter {
         var text = "#\(String(report.index).padding(toLength: 4, withPad: " ", startingAt: 0)) \(report.image)  \(time)  "
         switch report.outcome {
         case .invalid: text += "invalid: \(report.reason ?? "")"
-        case .detecting: text += "detecting"
+        case .detecting: text += "detecting" + (report.reason.map { ", waiting: \($0)" } ?? "")
         case .boxConfirmed: text += "detecting: box confirmed, capturing from the next frame"
         case .saved: text += "saved as \(report.shot ?? "?")  dial \(report.dialFilledBins)/\(report.dialTotalBins)"
         case .rejected: text += "rejected: \(report.reason ?? "")"

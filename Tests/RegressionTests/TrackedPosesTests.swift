@@ -1,4 +1,5 @@
 import Foundation
+import ModelExport
 import PhotogrammetryKit
 import ReconstructionCore
 import TestSupport
@@ -94,5 +95,36 @@ final class TrackedPosesTests: XCTestCase {
         XCTAssertThrowsError(try TrackedPoses.load(besides: folder)) { error in
             XCTAssertTrue("\(error)".contains(TrackedPoses.fileName), "\(error)")
         }
+    }
+
+    /// `poses` (and sessions' poses requests) write metric poses when the tracked poses fit, and
+    /// say why not when they do not; nothing changes without the file.
+    func testExportedPosesAreMetricWhenTheTrackedPosesFit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracked-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (scene, tracked) = Self.layout(noiseMetres: 0.005)
+        var warnings: [String] = [], notes: [String] = []
+        let bare = TrackedPoses.exportedPoses(scene, imagesDirectory: folder, warnings: &warnings) { notes.append($0) }
+        XCTAssertFalse(bare.world.isMetric)
+        XCTAssertTrue(warnings.isEmpty && notes.isEmpty)
+
+        let trackedScene = SparseScene(images: scene.images.map { image in
+            SparseScene.Image(name: image.name, intrinsics: image.intrinsics, intrinsicsSource: .given,
+                              cameraFromWorld: tracked[image.name]!.inverse, unregisteredReason: nil, keypoints: [], pointIndexOfKeypoint: [])
+        }, points: [])
+        try PosesJSONWriter.write(scene: trackedScene, to: folder.appendingPathComponent(TrackedPoses.fileName))
+        let metric = TrackedPoses.exportedPoses(scene, imagesDirectory: folder, warnings: &warnings) { notes.append($0) }
+        XCTAssertTrue(metric.world.isMetric)
+        XCTAssertTrue(warnings.isEmpty, "\(warnings)")
+        XCTAssertTrue(notes.first?.hasPrefix("metric scale from the tracked poses") == true, "\(notes)")
+        let centres = metric.scene.images.compactMap { $0.cameraFromWorld?.cameraCentreInWorld }
+        XCTAssertEqual(centres.rmsSpread ?? 0, 0.5, accuracy: 0.01, "the 0.5 m circle, in metres")
+
+        try Data("{\"bogus\": 1}".utf8).write(to: folder.appendingPathComponent(TrackedPoses.fileName))
+        warnings = []
+        let refused = TrackedPoses.exportedPoses(scene, imagesDirectory: folder, warnings: &warnings) { notes.append($0) }
+        XCTAssertFalse(refused.world.isMetric)
+        XCTAssertTrue(warnings.first?.contains(TrackedPoses.fileName) == true, "\(warnings)")
     }
 }
