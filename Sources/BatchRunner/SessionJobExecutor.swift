@@ -46,7 +46,10 @@ public struct SessionJobExecutor: JobExecutor {
         } catch {
             throw JobFailure("cannot start a session on \(images.path): \(error)", isRetryable: false)
         }
-        let requests = spec.requests.map { Self.sessionRequest($0, outputDirectory: execution.outputDirectory) }
+        // Poses first: the scale they are written in (metres from tracked_poses.json) is the point
+        // cloud's and the bounds' too, which the session delivers after them in request order.
+        let asked = spec.requests.map { Self.sessionRequest($0, outputDirectory: execution.outputDirectory) }
+        let requests = asked.filter { $0 == .poses } + asked.filter { $0 != .poses }
         let names = Dictionary(uniqueKeysWithValues: session.samples.map { ($0.id, $0.name) })
         try await withTaskCancellationHandler {
             do { try session.process(requests: requests) } catch {
@@ -57,6 +60,7 @@ public struct SessionJobExecutor: JobExecutor {
             var retryable = false
             var cancelled = false
             var unregistered = 0
+            var metresPerUnit: Double?
             loop: for await output in session.outputs {
                 switch output {
                 case .requestProgress(let request, let fraction):
@@ -76,7 +80,7 @@ public struct SessionJobExecutor: JobExecutor {
                     report(.note("\(unregistered) usable photo(s) could not be placed in the reconstruction"))
                 case .requestComplete(_, let result):
                     if case .poses(let poses) = result { for warning in PoseExport.warnings(scene: poses.scene) { report(.note(warning)) } }
-                    do { try Self.write(result, images: images, to: execution.outputDirectory) { report(.note($0)) } } catch {
+                    do { try Self.write(result, images: images, to: execution.outputDirectory, metresPerUnit: &metresPerUnit) { report(.note($0)) } } catch {
                         failures.append("writing outputs: \(error)")
                         retryable = true
                     }
@@ -122,23 +126,26 @@ public struct SessionJobExecutor: JobExecutor {
         return request.description
     }
 
-    /// Writes a finished request's result into the output folder (each file atomically); the
-    /// poses in metres when tracked_poses.json beside the photos gives the scale (`note` says so,
-    /// or why not).
-    static func write(_ result: PhotogrammetrySession.Result, images: URL, to directory: URL, note: (String) -> Void = { _ in }) throws {
+    /// Writes a finished request's result into the output folder (each file atomically). The
+    /// poses are in metres when tracked_poses.json beside the photos gives the scale (`note` says
+    /// so, or why not), which sets `metresPerUnit` for the point cloud and bounds written after them.
+    static func write(_ result: PhotogrammetrySession.Result, images: URL, to directory: URL, metresPerUnit: inout Double?,
+                      note: (String) -> Void = { _ in }) throws {
         switch result {
         case .poses(let poses):
             var warnings: [String] = []
             let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: images, warnings: &warnings, log: note)
             warnings.forEach(note)
+            metresPerUnit = exported.metresPerUnit
             try PoseExport.writeAll(scene: exported.scene, imagesDirectory: images, to: directory, world: exported.world)
             try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: images, to: directory)
         case .pointCloud(let cloud):
-            try PLYWriter.write(cloud, to: directory.appendingPathComponent("points.ply"))
+            try PLYWriter.write(metresPerUnit.map { cloud.scaled(by: Float($0)) } ?? cloud, to: directory.appendingPathComponent("points.ply"))
         case .bounds(let box):
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try AtomicFileWriter.write(try encoder.encode(box), to: directory.appendingPathComponent("bounds.json"))
+            let scaled = metresPerUnit.map { BoundingBox(centre: box.centre * $0, halfExtents: box.halfExtents * $0) } ?? box
+            try AtomicFileWriter.write(try encoder.encode(scaled), to: directory.appendingPathComponent("bounds.json"))
         case .modelFile:
             break // written by the session's export stage at the request's URL
         }

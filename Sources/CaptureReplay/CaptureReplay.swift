@@ -110,9 +110,9 @@ public struct CaptureReplay: Sendable {
                     }
                     line.outcome = .boxConfirmed
                 } else {
-                    // Why the box is not confirmed yet: the blocking feedback, or too little of the box in view.
-                    var waiting = Self.ordered(session.feedback.filter(\.blocksCapture)).map(\.rawValue)
-                    if (analysis.boxFractionInView ?? 0) < options.session.minimumBoxFractionInView { waiting.append(Self.boxNotInView) }
+                    // Why the box is not confirmed yet: the blocking feedback (too little of the box
+                    // in view is `outOfFieldOfView`).
+                    let waiting = Self.ordered(session.feedback.filter(\.blocksCapture)).map(\.rawValue)
                     for reason in waiting { summary.detectionBlockedBy[reason, default: 0] += 1 }
                     line.reason = waiting.isEmpty ? nil : waiting.joined(separator: ", ")
                 }
@@ -217,10 +217,6 @@ public struct CaptureReplay: Sendable {
         let image = try ImageCodec.decodeRGB(data, reduction: reduction)
         return analyzer.analyze(image, intrinsics: frame.intrinsics, worldFromCamera: frame.worldFromCamera, box: box)
     }
-
-    /// Why a detecting frame did not confirm the box besides the blocking feedback: less of the
-    /// box than `minimumBoxFractionInView` in the photo.
-    public static let boxNotInView = "boxNotInView"
 
     /// Feedback in `CaptureFeedback.allCases` order.
     static func ordered(_ feedback: Set<CaptureFeedback>) -> [CaptureFeedback] {

@@ -6,8 +6,8 @@ public struct ReplaySummary: Sendable, Equatable, Codable {
     public var invalidFrames = 0
     /// Frames fed while detecting (including the one the box was confirmed on).
     public var detectingFrames = 0
-    /// Detecting frames that did not confirm the object's box, per reason: a blocking feedback,
-    /// or `CaptureReplay.boxNotInView` (a frame with two reasons counts under both).
+    /// Detecting frames that did not confirm the object's box, per blocking feedback (a frame
+    /// with two counts under both).
     public var detectionBlockedBy: [String: Int] = [:]
     /// Frames fed while capturing.
     public var capturingFrames = 0

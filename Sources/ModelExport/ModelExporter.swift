@@ -13,7 +13,10 @@ public enum ModelExporter {
     /// - Throws: `ModelExportError` naming the path when its extension is not a model format.
     public static func format(for url: URL) throws -> ModelExportFormat {
         let pathExtension = url.pathExtension.lowercased()
-        if fileExtensions.contains(pathExtension), url.hasDirectoryPath {
+        var isFolder: ObjCBool = false
+        let existingFolder = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+        // (An existing folder's URL ends in / by itself: `validateOutputPath` says it is a folder.)
+        if fileExtensions.contains(pathExtension), url.hasDirectoryPath, !existingFolder {
             throw ModelExportError(file: url, "ends in / (a folder) but has the model extension .\(pathExtension): drop the / for a "
                                    + ".\(pathExtension) file, or name a folder without a model extension for OBJ")
         }
@@ -23,9 +26,7 @@ public enum ModelExporter {
         case "obj": return .obj
         default: break
         }
-        var isDirectory: ObjCBool = false
-        if pathExtension.isEmpty || url.hasDirectoryPath
-            || FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue {
+        if pathExtension.isEmpty || url.hasDirectoryPath || existingFolder {
             return .objFolder
         }
         throw ModelExportError(file: url, "unknown model format \".\(pathExtension)\": use .usdz, .glb, .obj, or a folder "

@@ -31,14 +31,16 @@ extension TaskStore {
     public func info(_ uuid: String, withOutput: Int? = nil, now: Double = Date().timeIntervalSince1970) throws -> TaskInfo {
         let record = try committedRecord(uuid)
         let current = try job(of: record)
-        let state = current?.state ?? .queued
+        // A committed task's job was enqueued at commit: without it, it was removed (`jobs remove`).
+        let state = current?.state ?? .failed
         var processing = -1.0
         // A queued task has not started (again, after a restart): −1, as NodeODM says.
         if let started = current?.startedAt, state != .queued {
             processing = ((state.isFinal ? current?.finishedAt ?? now : now) - started) * 1000
         }
         let progress = state == .completed ? 100 : min(99.9, (current?.progress ?? 0) * 100)
-        let message: String? = [.failed, .cancelled].contains(state) ? (current?.error ?? (state == .cancelled ? "cancelled" : nil)) : nil
+        let message: String? = current == nil ? "the task's job was removed from the ledger"
+            : [.failed, .cancelled].contains(state) ? (current?.error ?? (state == .cancelled ? "cancelled" : nil)) : nil
         return TaskInfo(uuid: record.uuid, name: record.name, dateCreated: (record.dateCreated * 1000).rounded(),
                         processingTime: processing.rounded(), status: .init(code: TaskStatusCode(state), errorMessage: message),
                         options: record.options.entries, imagesCount: photoCount(uuid), progress: (progress * 10).rounded() / 10,

@@ -28,14 +28,14 @@ extension TrackedPoses {
     }
 
     /// Estimated poses as `poses` writes them: in metres when the tracked poses beside the photos
-    /// give the scale (the frame stays structure from motion's), else in its own units.
+    /// give the scale (`metresPerUnit`; the frame stays structure from motion's), else in its own units.
     public static func exportedPoses(_ scene: SparseScene, imagesDirectory: URL, warnings: inout [String],
-                                     log: (String) -> Void) -> (scene: SparseScene, world: PosesWorld) {
+                                     log: (String) -> Void) -> (scene: SparseScene, world: PosesWorld, metresPerUnit: Double?) {
         guard let tracked = metricScale(scene: scene, imagesDirectory: imagesDirectory, warnings: &warnings, log: log) else {
-            return (scene, .reconstruction)
+            return (scene, .reconstruction, nil)
         }
         let world = PosesWorld(description: "the reconstruction's frame, in metres: an arbitrary rigid transform of the real world, "
                                    + "scaled by the \(tracked.cameras) photos' tracked poses (\(fileName))", isMetric: true)
-        return (scene.scaled(by: tracked.metresPerUnit), world)
+        return (scene.scaled(by: tracked.metresPerUnit), world, tracked.metresPerUnit)
     }
 }

@@ -4,12 +4,9 @@ import ReconstructionCore
 extension IncrementalMapper {
     mutating func adjustAfterRegistration(of image: Int) {
         let count = registered.count
-        // The first image of a camera group with a guessed focal length: refine that focal length
-        // with the whole model at once.
-        let group = images[image].cameraGroup
-        let startedGroup = images[image].intrinsicsSource == .defaultGuess
-            && registered.allSatisfy { $0 == image || images[$0].cameraGroup != group }
-        if startedGroup || Double(count) >= options.globalAdjustmentGrowth * Double(registeredAtLastGlobalAdjustment) {
+        // A focal length found by the search at registration is refined with the whole model at once.
+        if focalFoundBySearch || Double(count) >= options.globalAdjustmentGrowth * Double(registeredAtLastGlobalAdjustment) {
+            focalFoundBySearch = false
             globalAdjustment(options.growthAdjustment, refineIntrinsics: count >= 3)
             filterObservations(maxError: options.maxReprojectionErrorPixels)
         } else {

@@ -26,26 +26,36 @@ extension IncrementalMapper {
             world.append(x)
             pixels.append(images[image].features.position(keypoint))
         }
-        do {
-            var k = intrinsics(of: image)
-            var estimate = try absolutePose(world: world, pixels: pixels, intrinsics: k)
-            if startsCameraGroup(image), let better = focalSearch(world: world, pixels: pixels, intrinsics: k, inliersAtGuess: estimate.inlierCount) {
-                (k, estimate) = better
+        func registers(_ estimate: RobustEstimate<RigidTransform>) -> Bool {
+            estimate.inlierCount >= options.minRegistrationInliers
+                && Double(estimate.inlierCount) >= options.minRegistrationInlierRatio * Double(world.count)
+        }
+        var k = intrinsics(of: image)
+        let atGuess = Result { try absolutePose(world: world, pixels: pixels, intrinsics: k) }
+        var estimate = try? atGuess.get()
+        focalFoundBySearch = false
+        // A focal length only guessed for a camera not registered yet may be what keeps it out.
+        if !(estimate.map(registers) ?? false), startsCameraGroup(image),
+           let found = focalSearch(world: world, pixels: pixels, intrinsics: k, inliersAtGuess: estimate?.inlierCount ?? 0) {
+            (k, estimate) = found
+            focalFoundBySearch = true
+        }
+        guard let estimate else {
+            if case .failure(let error) = atGuess {
+                failureReason[image] = "pose estimation failed with \(world.count) 2D-3D correspondences: \(error)"
             }
-            let inliers = estimate.inlierCount
-            inlierRatioRejected[image] = Double(inliers) < options.minRegistrationInlierRatio * Double(world.count)
-            guard inliers >= options.minRegistrationInliers, !inlierRatioRejected[image] else {
-                failureReason[image] = "pose estimation found only \(inliers) inliers among \(world.count) 2D-3D correspondences"
-                return false
-            }
-            cameraIntrinsics[images[image].cameraGroup] = k
-            cameraFromWorld[image] = estimate.model
-            failureReason[image] = nil
-            return true
-        } catch {
-            failureReason[image] = "pose estimation failed with \(world.count) 2D-3D correspondences: \(error)"
             return false
         }
+        inlierRatioRejected[image] = Double(estimate.inlierCount) < options.minRegistrationInlierRatio * Double(world.count)
+        guard registers(estimate) else {
+            failureReason[image] = "pose estimation found only \(estimate.inlierCount) inliers among \(world.count) 2D-3D correspondences"
+            focalFoundBySearch = false
+            return false
+        }
+        cameraIntrinsics[images[image].cameraGroup] = k
+        cameraFromWorld[image] = estimate.model
+        failureReason[image] = nil
+        return true
     }
 
     /// PnP with RANSAC at `intrinsics`, inliers within `absolutePoseMaxErrorPixels`.
@@ -63,8 +73,9 @@ extension IncrementalMapper {
     }
 
     /// Whether `image` would be the first registered image of a camera group whose focal length
-    /// is only guessed (no K, no EXIF: a photo alone at its size among others, its focal length
-    /// not estimated from pairs of its own group, not refined by bundle adjustment yet).
+    /// is only guessed (no K, no EXIF: a photo alone at its size among others, not refined by
+    /// bundle adjustment yet; possibly estimated from its group's pairs, which the search then
+    /// replaces only when the estimate does not register it).
     func startsCameraGroup(_ image: Int) -> Bool {
         let group = images[image].cameraGroup
         return images[image].intrinsicsSource == .defaultGuess && !registered.contains { images[$0].cameraGroup == group }

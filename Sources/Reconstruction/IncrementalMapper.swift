@@ -121,6 +121,8 @@ public struct IncrementalMapper {
     var fixedImage = -1
     var scaleAnchorImage = -1
     var registeredAtLastGlobalAdjustment = 0
+    /// The image registered last took its focal length from `focalSearch`.
+    var focalFoundBySearch = false
     /// The Cauchy loss scale of the final adjustments (pixels), once measured.
     var finalLossScale: Double?
     /// Per image, the keypoint size (pixels) at and below which residuals have full weight.

@@ -48,7 +48,8 @@ public struct ObjectIsolation: Sendable {
     }
 
     public struct Result: Sendable {
-        /// Box around the object's depth, down to its support (world frame, scene units).
+        /// Box around the object's depth, down to its support, or without one down to the bottom
+        /// of the object region (world frame, scene units).
         public var bounds: BoundingBox
         /// The plane the object stands on, normal up towards it; nil when none was found.
         public var supportPlane: Plane?
@@ -114,7 +115,8 @@ public struct ObjectIsolation: Sendable {
     }
 
     /// The object's points among a capture's sparse points, with their feet on the support plane
-    /// when one is found (before dense stereo, to tell stereo where to look), or why there are
+    /// when one is found, else where the object region ends below them (before dense stereo, to
+    /// tell stereo where to look), or why there are
     /// none (fewer than 30 of them lie on it, or it reaches the region's edge).
     public func sparseObjectPoints(_ points: [Vector3], region: ObjectRegion, up: Vector3) -> Swift.Result<[SIMD3<Float>], Refusal> {
         let samples = points.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
@@ -160,18 +162,11 @@ public struct ObjectIsolation: Sendable {
         let edge = Double(above.filter { !inner.contains($0) }.count) / Double(above.count)
         guard edge <= options.maximumEdgeFraction else { throw Refusal.reachesBeyondTheFrames(edgeFraction: edge) }
         // The box reaches down to the support under the object. Without one (a plain floor gives
-        // stereo no depth), down to the bottom of the region every photo frames, along up: the
+        // stereo no depth), down along up to where it leaves the region every photo frames: the
         // foot, which few sparse points reach, is still the object's (its lowest 55–124 mm were
         // cut from a 0.4 m vase on a plain floor).
-        let footprint: [SIMD3<Float>]
-        if let plane {
-            footprint = above.map { plane.projected($0) }
-        } else {
-            let u = SIMD3<Float>(Float(up.x), Float(up.y), Float(up.z)) / Float(up.length)
-            let centre = (regionBox.lower + regionBox.upper) / 2, half = (regionBox.upper - regionBox.lower) / 2
-            let low = simdDot(centre, u) - simdDot(SIMD3<Float>(abs(u.x), abs(u.y), abs(u.z)), half)
-            footprint = above.map { $0 - (simdDot($0, u) - low) * u }
-        }
+        let u = SIMD3<Float>(Float(up.x), Float(up.y), Float(up.z)) / Float(max(up.length, 1e-12))
+        let footprint = plane.map { plane in above.map { plane.projected($0) } } ?? above.map { $0 - regionBox.exitDistance(from: $0, along: -u) * u }
         guard let bounds = BoundingBox.estimate(enclosing: above + footprint, trimmedFraction: options.trimmedFraction,
                                                 marginFraction: options.marginFraction) else {
             throw Refusal.tooLittleOnTheObject(samples: 0, needed: minimumSamples)

@@ -16,7 +16,8 @@ extension PhotogrammetrySession {
         case pointCloud
         /// A box around the reconstructed object (world frame): around the sparse points, or, for an
         /// object capture without masks when the session isolates the object, around the object's
-        /// sparse points above its support (`ObjectIsolation.sparseObjectPoints`).
+        /// sparse points above its support and their feet on it, or, with no support plane found,
+        /// down to where the region every photo frames ends below them (`ObjectIsolation.sparseObjectPoints`).
         case bounds
 
         /// The stages this request needs, in order.

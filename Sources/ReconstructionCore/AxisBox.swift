@@ -24,6 +24,17 @@ public struct AxisBox: Sendable, Equatable {
     @inline(__always)
     public func contains(_ p: SIMD3<Float>) -> Bool { all(p .>= lower) && all(p .<= upper) }
 
+    /// How far from `p` (inside the box) along the unit `direction` the box's surface lies; 0 for
+    /// a point outside it.
+    public func exitDistance(from p: SIMD3<Float>, along direction: SIMD3<Float>) -> Float {
+        guard contains(p) else { return 0 }
+        var t = Float.infinity
+        for i in 0..<3 where direction[i] != 0 {
+            t = min(t, ((direction[i] > 0 ? upper[i] : lower[i]) - p[i]) / direction[i])
+        }
+        return t.isFinite ? max(0, t) : 0
+    }
+
     /// Whether the box `otherLower … otherUpper` overlaps this one.
     public func intersects(lower otherLower: SIMD3<Float>, upper otherUpper: SIMD3<Float>) -> Bool {
         all(otherUpper .>= lower) && all(otherLower .<= upper)

@@ -20,7 +20,7 @@ struct SlurmOptions: ParsableArguments {
             help: "The photogrammetry the Slurm tasks run: a path the nodes see, or a name on their PATH (default: this binary's absolute path).")
     var worker: String?
 
-    @Flag(name: .customLong("no-wait"), help: "With --backend slurm: return once the jobs are submitted.")
+    @Flag(name: .customLong("no-wait"), help: "With --backend slurm: return once the jobs are submitted (exit 1 if the jobs file has invalid jobs).")
     var noWait = false
 
     /// The options given (for the error when the backend is not slurm).

@@ -95,7 +95,7 @@ struct ReconstructCommand: ParsableCommand {
 
     @OptionGroup(title: "Pose estimation (structure from motion, unless the poses are known)") var estimation: PoseOptions
 
-    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes): skips structure from motion; needs intrinsics.")
+    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes when no tracked poses give the scale): skips structure from motion; needs intrinsics.")
     var poses: String?
 
     @Option(help: "Also write the fused stereo point cloud (.ply), in the output's frame and units: the dense mesh's for a .ply, the model's for a model.")
@@ -191,7 +191,7 @@ struct ReconstructCommand: ParsableCommand {
                 for line in scene.unregisteredLines { reporter.note(line) }
             }
             if !posesInMetres {
-                reporter.warning("\(poses) says its units are not metres (\"metric\": false, as `poses` writes structure from motion's own units): "
+                reporter.warning("\(poses) says its units are not metres (\"metric\": false, as `poses` writes structure from motion's own units without tracked poses): "
                                  + "the model keeps those units unless \(CaptureFolderFiles.trackedPoses) gives the scale, and depth sidecars and point "
                                  + "clouds, which need metric poses or sparse points to be scaled, are not used. To take the scale from the depth, "
                                  + "reconstruct from the photos without --poses")

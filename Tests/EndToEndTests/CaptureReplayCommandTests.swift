@@ -45,7 +45,7 @@ final class CaptureReplayCommandTests: XCTestCase {
         let failed = try CLIRunner.run(["capture", "replay", frames, "-o", nowhere.path, "--box=0,0,100,0.1,0.1,0.1", "--quiet"])
         XCTAssertEqual(failed.status, 1, failed.output)
         XCTAssertTrue(failed.output.contains("no shot was saved from \(frames): the session never left detection"), failed.output)
-        XCTAssertTrue(failed.output.contains("no frame confirmed the object's box: boxNotInView on 12 of 12 frames"), failed.output)
+        XCTAssertTrue(failed.output.contains("no frame confirmed the object's box: outOfFieldOfView on 12 of 12 frames"), failed.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path), "no empty output folder left behind")
         XCTAssertFalse(failed.output.contains("wrote 0 shots"), "no claim of a folder that is not there: \(failed.output)")
 

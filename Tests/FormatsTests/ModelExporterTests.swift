@@ -18,6 +18,13 @@ final class ModelExporterTests: XCTestCase {
         XCTAssertThrowsError(try ModelExporter.format(for: URL(fileURLWithPath: "/x/model.glb/"))) { error in
             XCTAssertTrue("\(error)".contains("ends in / (a folder) but has the model extension .glb"), "\(error)")
         }
+        // An existing folder of that name is not a slash the user typed: it is refused as a folder later.
+        let folderNamedGLB = folder.appendingPathComponent("model.glb")
+        try FileManager.default.createDirectory(at: folderNamedGLB, withIntermediateDirectories: false)
+        XCTAssertEqual(try ModelExporter.format(for: URL(fileURLWithPath: folderNamedGLB.path)), .glb)
+        XCTAssertThrowsError(try ModelExporter.validateOutputPath(URL(fileURLWithPath: folderNamedGLB.path))) { error in
+            XCTAssertTrue("\(error)".contains("is a folder; a .glb model is a file"), "\(error)")
+        }
         XCTAssertNil(ModelExportFormat.usdz.problem(carrying: .all))
         XCTAssertNotNil(ModelExportFormat.glb.problem(carrying: [.diffuseColor, .displacement]))
         XCTAssertNil(ModelExportFormat.glb.problem(carrying: [.diffuseColor, .normal, .roughness, .ambientOcclusion]))
