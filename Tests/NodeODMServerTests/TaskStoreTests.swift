@@ -135,6 +135,26 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(remaining.map(\.uuid), [uuids[1]])
     }
 
+    /// `jobs remove` on the server's ledger: the task reports failed, not queued for ever; and a
+    /// photo uploaded again with other content replaces the first, saying so in the task's log.
+    func testATaskWhoseJobWasRemovedFailsAndAReplacedUploadIsLogged() async throws {
+        let store = try store()
+        let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
+        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        let incoming = try store.newIncomingDirectory()
+        let other = incoming.appendingPathComponent("other")
+        try Data([0xFF, 0xD8, 0x00, 0xFF, 0xD9]).write(to: other)
+        try await store.addUploads(task.uuid, files: [UploadedFile(storedName: "b.jpg", location: other, bytes: 5)])
+        _ = try await store.commit(task.uuid)
+        let output = try await store.output(task.uuid, from: 0)
+        XCTAssertTrue(output.contains { $0.contains("b.jpg was uploaded again with other content") }, "\(output)")
+        _ = try store.ledger.requestCancel(task.uuid)
+        try store.ledger.remove(task.uuid)
+        let info = try await store.info(task.uuid)
+        XCTAssertEqual(info.status.code, .failed)
+        XCTAssertEqual(info.status.errorMessage, "the task's job was removed from the ledger")
+    }
+
     func testAbandonedUploadsAreRemovedAfterADay() async throws {
         let store = try store()
         let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
