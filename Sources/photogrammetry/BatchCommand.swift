@@ -39,7 +39,8 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: "Jobs run at once (at most the number of cores).")
     var workers = 1
 
-    @Option(help: "Memory the running jobs' estimated peaks may add up to, in GB (default: 80 % of physical memory).")
+    // .unconditional: a negative value is a value (refused with its reason), not an unknown option.
+    @Option(parsing: .unconditional, help: "Memory the running jobs' estimated peaks may add up to, in GB (default: 80 % of physical memory).")
     var memoryBudget: Double?
 
     @Flag(help: "Record the jobs in the ledger and exit without running them.")

@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-upload-mb"), help: "Largest uploaded file, in megabytes.")
     var maxUploadMB = 512
 
-    @Option(name: .customLong("memory-budget"), help: "Gigabytes the running tasks may use together (default: 80 % of memory).")
+    @Option(name: .customLong("memory-budget"), parsing: .unconditional, help: "Gigabytes the running tasks may use together (default: 80 % of memory).")
     var memoryBudget: Double?
 
     func validate() throws {

@@ -118,6 +118,8 @@ final class CommandLineTests: XCTestCase {
         let cases: [([String], String)] = [
             (["batch", dir.appendingPathComponent("jobs.json").path, "-o", dir.path, "--memory-budget", "inf"], "--memory-budget must be more than 0"),
             (["serve", "--data-dir", dir.path, "--memory-budget", "1e300"], "--memory-budget must be more than 0"),
+            (["batch", dir.appendingPathComponent("jobs.json").path, "-o", dir.path, "--memory-budget", "-1"], "--memory-budget must be more than 0"),
+            (["serve", "--data-dir", dir.path, "--memory-budget", "-2"], "--memory-budget must be more than 0"),
             (["serve", "--data-dir", dir.path, "--max-upload-mb", "99999999999999"], "--max-upload-mb must be 1…1000000"),
             (["scaling", "--views", "30", "--size", "1x1", "-o", dir.path], "--size must be WxH with 64 ≤ W"),
             (["scaling", "--views", "30", "--matching", "sequential", "--window", "0", "-o", dir.path], "--window must be at least 1"),
