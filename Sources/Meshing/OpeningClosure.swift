@@ -62,6 +62,10 @@ public struct OpeningClosure: Sendable {
         /// 24-photo turntable capture's loop, ragged where stereo thinned out on the vase's lower
         /// third, reached 28 %). Without a foot drawn in, the stricter limit holds.
         public var maximumSkirtFractionWithFreeSpace: Float = 0.35
+        /// When set, a loop closes on the support plane only if 90 % of its points also lie
+        /// within this many edge lengths of it: for a support that is where the walls end
+        /// (`RimFloor`), on which only the rim rests; a hole higher up the wall stays as seen.
+        public var maximumSkirtEdges: Float? = nil
         /// The component must reach behind the cap plane by at least this fraction of the loop's diameter.
         public var minimumDepthFraction: Float = 0.1
         /// Largest fraction of the component's vertices allowed more than two edge lengths in
@@ -122,10 +126,10 @@ public struct OpeningClosure: Sendable {
             // skirt is drawn in; failing that, it is treated as the strict limit treats it.
             var candidates: [(plane: Plane, onSupport: Bool, requiresDrawIn: Bool)] = []
             let strict = capPlane(for: loop, in: mesh, components: components, supportPlane: supportPlane,
-                                  maximumSkirtFraction: options.maximumSkirtFraction)
+                                  maximumSkirtFraction: options.maximumSkirtFraction, edgeLength: edgeLength)
             if showsEmpty != nil, strict?.1 != true,
                let relaxed = capPlane(for: loop, in: mesh, components: components, supportPlane: supportPlane,
-                                      maximumSkirtFraction: options.maximumSkirtFractionWithFreeSpace), relaxed.1 {
+                                      maximumSkirtFraction: options.maximumSkirtFractionWithFreeSpace, edgeLength: edgeLength), relaxed.1 {
                 candidates.append((relaxed.0, true, true))
             }
             if let strict { candidates.append((strict.0, strict.1, false)) }
@@ -153,7 +157,7 @@ public struct OpeningClosure: Sendable {
 
     /// The plane to close `loop` on (normal out of the object), and whether it is the support plane.
     func capPlane(for loop: [UInt32], in mesh: TriangleMesh, components: VertexComponents,
-                  supportPlane: Plane?, maximumSkirtFraction: Float) -> (Plane, Bool)? {
+                  supportPlane: Plane?, maximumSkirtFraction: Float, edgeLength: Float) -> (Plane, Bool)? {
         let points = loop.map { mesh.positions[Int($0)] }
         guard let outward = Self.newellNormal(points) else { return nil }
         if let support = supportPlane {
@@ -162,7 +166,8 @@ public struct OpeningClosure: Sendable {
                 let height = component.reduce(Float(0)) { max($0, support.signedDistance(mesh.positions[Int($1)])) }
                 let heights = points.map { support.signedDistance($0) }.sorted()
                 let high = heights[min(heights.count - 1, Int(Float(heights.count) * 0.9))]
-                if height > 0, high <= maximumSkirtFraction * height { return (support.flipped, true) }
+                let resting = options.maximumSkirtEdges.map { high <= $0 * edgeLength } ?? true
+                if height > 0, high <= maximumSkirtFraction * height, resting { return (support.flipped, true) }
             }
         }
         guard let (fit, rms) = Plane.fitted(to: points), rms <= options.maximumPlaneDeviation * Self.diameter(points) else {

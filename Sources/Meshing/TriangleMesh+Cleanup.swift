@@ -77,6 +77,19 @@ extension TriangleMesh {
         return mesh
     }
 
+    /// The mesh cut at `plane`: triangles wholly behind it (negative side) removed, and the
+    /// corners behind it of the triangles that cross it moved onto it along its normal, so the
+    /// cut edge lies in the plane. Vertices no triangle uses any more are removed.
+    public func clipped(below plane: Plane) -> TriangleMesh {
+        var mesh = self
+        mesh.triangles = triangles.filter { t in
+            [t.x, t.y, t.z].contains { Int($0) < positions.count && plane.signedDistance(positions[Int($0)]) >= 0 }
+        }
+        mesh = mesh.removingUnreferencedVertices()
+        mesh.positions = mesh.positions.map { plane.signedDistance($0) < 0 ? plane.projected($0) : $0 }
+        return mesh
+    }
+
     /// Connected components of the triangles (triangles sharing a vertex are connected): a
     /// component label per triangle, labels `0..<count`. Triangles must index existing vertices.
     public func triangleComponents() -> (labels: [Int], count: Int) {

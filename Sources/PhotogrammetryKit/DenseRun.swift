@@ -214,7 +214,7 @@ public struct DenseRun: Sendable {
             }
             surface = try SurfaceReconstruction(options: surfaceOptions).run(
                 inputs, points: clouds, guidePoints: guide, silhouettes: silhouettes,
-                up: silhouettes.isEmpty ? nil : up, support: support) {
+                up: silhouettes.isEmpty ? nil : up, floorUp: up, support: support) {
                 progress(.surface, $0)
             }
         } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
@@ -222,6 +222,9 @@ public struct DenseRun: Sendable {
         }
         if surface.silhouetteVoxels > 0 {
             log("completed the object from its masks' outlines where no depth reached it (\(surface.silhouetteVoxels) voxels)")
+        }
+        if surface.floorFromRim {
+            log("no support seen under the object: its floor is taken where its walls end, level across the up direction")
         }
         if surface.closure.closedOpenings > 0 {
             log("closed \(surface.closure.closedOpenings) unseen opening(s)"

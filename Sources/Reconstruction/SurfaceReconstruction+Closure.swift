@@ -35,7 +35,10 @@ extension SurfaceReconstruction {
     /// depth maps show the space below an opening empty, its skirt is drawn in (`OpeningClosure`).
     func closeOpenings(_ result: inout Result, viewpoints: [SIMD3<Float>], inputs: [DepthInput], margin: Float) {
         let freeSpace = Self.freeSpace(inputs, margin: margin)
-        let closed = OpeningClosure(options: options.closure).close(result.mesh, supportPlane: result.supportPlane, viewpoints: viewpoints,
+        var closure = options.closure
+        // A floor taken where the walls end holds only the rim; a hole higher up is not dropped onto it.
+        if result.floorFromRim { closure.maximumSkirtEdges = closure.maximumSkirtEdges ?? 3 }
+        let closed = OpeningClosure(options: closure).close(result.mesh, supportPlane: result.supportPlane, viewpoints: viewpoints,
                                                                     showsEmpty: freeSpace.probes.isEmpty ? nil : freeSpace.showsEmpty)
         result.mesh = closed.mesh
         result.closure = closed.report

@@ -108,6 +108,8 @@ public struct SurfaceReconstruction: Sendable {
         public var closure = OpeningClosure.Report()
         /// The plane the object rests on, normal up towards it, when one was found.
         public var supportPlane: Plane?
+        /// Whether `supportPlane` is where the walls end (`RimFloor`), no support having been seen.
+        public var floorFromRim = false
         /// Voxels no depth reached that took their distance from the masks' visual hull.
         public var silhouetteVoxels = 0
         public var seconds: Double
@@ -135,11 +137,12 @@ public struct SurfaceReconstruction: Sendable {
     /// Fuses `inputs` and `points`; `guidePoints` (e.g. the fused stereo points) set the automatic
     /// bounding box; `silhouettes` (default: the inputs' masks) give the visual hull; `up` (the
     /// world's up direction, when known) lets the hull find the support where the depth does not;
-    /// `support` is the plane the object rests on when it is already known (`ObjectIsolation`),
+    /// `floorUp` (default `up`) levels the floor taken from the walls' rim when neither finds one
+    /// (`RimFloor`); `support` is the plane the object rests on when it is already known (`ObjectIsolation`),
     /// else it is looked for in the depth around the object.
     /// `progress` gets the fraction done (0…1) as the steps finish, from the calling thread.
     public func run(_ inputs: [DepthInput], points: [PointInput] = [], guidePoints: [SIMD3<Float>] = [],
-                    silhouettes: [Silhouette] = [], up: Vector3? = nil, support: Plane? = nil,
+                    silhouettes: [Silhouette] = [], up: Vector3? = nil, floorUp: Vector3? = nil, support: Plane? = nil,
                     progress: (Double) -> Void = { _ in }) throws -> Result {
         let started = Date()
         let usable = inputs.filter { $0.depth.metres.contains { $0 > 0 } }
@@ -181,15 +184,17 @@ public struct SurfaceReconstruction: Sendable {
             silhouetteVoxels = fillFromSilhouettes(&volume, hull: hull, inputs: usable, bounds: bounds, supportPlane: supportPlane)
             progress(steps.fraction(.silhouettes, 1))
         }
-        var mcOptions = MarchingCubes.Options()
-        mcOptions.workers = options.workers
-        let raw = MarchingCubes(options: mcOptions).extractMesh(from: volume)
+        var cleaned = extractSurface(volume, bounds: bounds)
         progress(steps.fraction(.extraction, 1))
-        var cleanupOptions = MeshCleanup.Options()
-        cleanupOptions.crop = bounds
-        cleanupOptions.minimumComponentFraction = options.minimumComponentFraction
-        cleanupOptions.maximumHoleEdges = options.maximumHoleEdges
-        var cleaned = MeshCleanup(options: cleanupOptions).clean(raw)
+        // No support seen in the depth (a plain floor): the walls' rim gives the floor, and the
+        // surface is cut there (what reached below it is depth carried onto the floor).
+        var floorFromRim = false
+        if closing, supportPlane == nil, let u = floorUp ?? up,
+           let floor = RimFloor().estimate(cleaned.mesh, up: SIMD3(Float(u.x), Float(u.y), Float(u.z)), viewpoints: viewpoints) {
+            supportPlane = floor
+            floorFromRim = true
+            cleaned.mesh = cleaned.mesh.clipped(below: floor)
+        }
         guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
         if silhouetteVoxels > 0 {
             // The hull's surface has no colour of its own: take it from the photos that see it, and
@@ -201,11 +206,23 @@ public struct SurfaceReconstruction: Sendable {
             cleaned.mesh.colourUncoloured(from: views, occlusionMargin: 2 * voxel)
         }
         var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, supportPlane: supportPlane,
-                            silhouetteVoxels: silhouetteVoxels, seconds: 0)
+                            floorFromRim: floorFromRim, silhouetteVoxels: silhouetteVoxels, seconds: 0)
         if closing { closeOpenings(&result, viewpoints: viewpoints, inputs: usable, margin: volume.truncationDistance) }
         progress(steps.fraction(.cleanup, 1))
         result.seconds = Date().timeIntervalSince(started)
         return result
+    }
+
+    /// The volume's surface, cropped to `bounds` and cleaned (`MeshCleanup`).
+    func extractSurface(_ volume: TSDFVolume, bounds: BoundingBox) -> MeshCleanup.Result {
+        var mcOptions = MarchingCubes.Options()
+        mcOptions.workers = options.workers
+        let raw = MarchingCubes(options: mcOptions).extractMesh(from: volume)
+        var cleanupOptions = MeshCleanup.Options()
+        cleanupOptions.crop = bounds
+        cleanupOptions.minimumComponentFraction = options.minimumComponentFraction
+        cleanupOptions.maximumHoleEdges = options.maximumHoleEdges
+        return MeshCleanup(options: cleanupOptions).clean(raw)
     }
 
     /// The bulk of the guide points, or else of the depth samples back-projected, or else of the

@@ -1,0 +1,65 @@
+import Foundation
+import ReconstructionCore
+
+/// The floor under an object whose support no depth map measured — a plain floor or table with no
+/// texture for stereo — found from where the object's walls end.
+///
+/// Fusion leaves such an object open underneath, and its walls end in a rim a little below the
+/// true contact: stereo near the foot carries the wall's depth a few pixels onto the plain floor,
+/// unevenly. Capping on the rim's own plane at its lowest point (`OpeningClosure` without a
+/// support plane) leaves the bottom tilted and below the floor by that overshoot. Objects rest on
+/// floors across the up direction, so the floor is taken as the plane across `up` at the rim's
+/// median height: robust to the overshoot's spikes, and level.
+///
+/// A loop qualifies when it opens downwards (its outward normal within `maximumTiltDegrees` of
+/// −up), every viewpoint lies above the plane (no camera looked up through it), and its
+/// component lies above it but for an overshoot: at most `maximumBelowFraction` of its vertices
+/// below the plane, and none deeper than `maximumOvershootFraction` of the component's height
+/// above it, so an opening under a part held up by legs (a chair's seat) never cuts them off.
+/// Of the qualifying loops, the longest gives the floor.
+public struct RimFloor: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// Loops with fewer edges are not rims (small holes).
+        public var minimumLoopEdges = 16
+        /// Largest angle between the loop's outward normal and −up, degrees.
+        public var maximumTiltDegrees: Float = 30
+        /// Most of the component's vertices that may lie below the floor.
+        public var maximumBelowFraction: Float = 0.05
+        /// Deepest a vertex may lie below the floor, as a fraction of the component's height above it.
+        public var maximumOvershootFraction: Float = 0.05
+        public init() {}
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The floor plane (normal `up`, pointing towards the object), or nil when no loop qualifies.
+    public func estimate(_ mesh: TriangleMesh, up: SIMD3<Float>, viewpoints: [SIMD3<Float>]) -> Plane? {
+        let length = simdLength(up)
+        guard length > 0, length.isFinite else { return nil }
+        let u = up / length
+        let loops = mesh.boundaryLoops().filter { $0.count >= max(3, options.minimumLoopEdges) }
+        guard !loops.isEmpty else { return nil }
+        let components = VertexComponents(mesh)
+        let minimumCosine = cos(options.maximumTiltDegrees * .pi / 180)
+        var best: (plane: Plane, edges: Int)?
+        for loop in loops where loop.count > (best?.edges ?? 0) {
+            let points = loop.map { mesh.positions[Int($0)] }
+            guard let outward = OpeningClosure.newellNormal(points), simdDot(outward, -u) >= minimumCosine else { continue }
+            let heights = points.map { simdDot($0, u) }.sorted()
+            let floor = heights[heights.count / 2]
+            guard viewpoints.allSatisfy({ simdDot($0, u) > floor }) else { continue }
+            let component = components.vertices(of: loop[0]).map { simdDot(mesh.positions[Int($0)], u) - floor }
+            guard let top = component.max(), let deepest = component.min(), top > 0 else { continue }
+            let below = component.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
+            guard Float(below) <= options.maximumBelowFraction * Float(component.count),
+                  -deepest <= options.maximumOvershootFraction * top,
+                  let plane = Plane(normal: u, offset: floor) else { continue }
+            best = (plane, loop.count)
+        }
+        return best?.plane
+    }
+}
