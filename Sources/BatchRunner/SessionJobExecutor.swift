@@ -61,6 +61,7 @@ public struct SessionJobExecutor: JobExecutor {
             var cancelled = false
             var unregistered = 0
             var metresPerUnit: Double?
+            var inputWarnings: [String] = []  // kept in poses.json
             loop: for await output in session.outputs {
                 switch output {
                 case .requestProgress(let request, let fraction):
@@ -72,6 +73,7 @@ public struct SessionJobExecutor: JobExecutor {
                 case .invalidSample(_, let reason):
                     report(.note("skipped \(reason)"))  // the reason starts with the photo's name
                 case .inputWarning(let warning):
+                    inputWarnings.append(warning)
                     report(.note(warning))
                 case .skippedSample(let id):
                     unregistered += 1
@@ -80,7 +82,10 @@ public struct SessionJobExecutor: JobExecutor {
                     report(.note("\(unregistered) usable photo(s) could not be placed in the reconstruction"))
                 case .requestComplete(_, let result):
                     if case .poses(let poses) = result { for warning in PoseExport.warnings(scene: poses.scene) { report(.note(warning)) } }
-                    do { try Self.write(result, images: images, to: execution.outputDirectory, metresPerUnit: &metresPerUnit) { report(.note($0)) } } catch {
+                    do {
+                        try Self.write(result, images: images, to: execution.outputDirectory, metresPerUnit: &metresPerUnit,
+                                       warnings: inputWarnings) { report(.note($0)) }
+                    } catch {
                         failures.append("writing outputs: \(error)")
                         retryable = true
                     }
@@ -130,14 +135,15 @@ public struct SessionJobExecutor: JobExecutor {
     /// poses are in metres when tracked_poses.json beside the photos gives the scale (`note` says
     /// so, or why not), which sets `metresPerUnit` for the point cloud and bounds written after them.
     static func write(_ result: PhotogrammetrySession.Result, images: URL, to directory: URL, metresPerUnit: inout Double?,
-                      note: (String) -> Void = { _ in }) throws {
+                      warnings earlier: [String] = [], note: (String) -> Void = { _ in }) throws {
         switch result {
         case .poses(let poses):
             var warnings: [String] = []
             let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: images, warnings: &warnings, log: note)
             warnings.forEach(note)
             metresPerUnit = exported.metresPerUnit
-            try PoseExport.writeAll(scene: exported.scene, imagesDirectory: images, to: directory, world: exported.world)
+            try PoseExport.writeAll(scene: exported.scene, imagesDirectory: images, to: directory, world: exported.world,
+                                    warnings: earlier + warnings + PoseExport.warnings(scene: poses.scene))
             try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: images, to: directory)
         case .pointCloud(let cloud):
             try PLYWriter.write(metresPerUnit.map { cloud.scaled(by: Float($0)) } ?? cloud, to: directory.appendingPathComponent("points.ply"))

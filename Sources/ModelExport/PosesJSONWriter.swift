@@ -13,11 +13,13 @@ public enum PosesJSONWriter {
     /// Writes `scene`'s poses to the file `url` (parent directories created, written atomically).
     /// - Parameter world: the world frame (described under "axes"/"world"; "metric" says whether
     ///   its units are metres).
+    ///   `warnings`: what the run warned about (a K that does not fit the photos…), kept with the
+    ///   poses under "warnings" so that a pipeline reading the file alone sees them; omitted when empty.
     /// - Throws: `ModelExportError` naming the file.
-    public static func write(scene: SparseScene, to url: URL, world: PosesWorld = .reconstruction) throws {
+    public static func write(scene: SparseScene, to url: URL, world: PosesWorld = .reconstruction, warnings: [String] = []) throws {
         let data: Data
         do {
-            data = try jsonData(scene: scene, world: world)
+            data = try jsonData(scene: scene, world: world, warnings: warnings)
         } catch {
             throw ModelExportError(file: url, "cannot encode poses as JSON: \(error)")
         }
@@ -25,7 +27,7 @@ public enum PosesJSONWriter {
     }
 
     /// The JSON document (pretty-printed, sorted keys, full double precision).
-    public static func jsonData(scene: SparseScene, world: PosesWorld = .reconstruction) throws -> Data {
+    public static func jsonData(scene: SparseScene, world: PosesWorld = .reconstruction, warnings: [String] = []) throws -> Data {
         let fit = scene.fit()
         let images = zip(scene.images, fit.images).map { image, imageFit -> ImageEntry in
             guard let cameraFromWorld = image.cameraFromWorld else {
@@ -38,7 +40,7 @@ public enum PosesJSONWriter {
                 file: image.name, registered: true,
                 rotation: UnitQuaternion(worldFromCamera.rotation).array.map(withoutNegativeZero),
                 translation: worldFromCamera.translation.array.map(withoutNegativeZero),
-                intrinsics: Intrinsics(model: k.hasDistortion ? "RADIAL" : "PINHOLE", width: k.width, height: k.height,
+                intrinsics: Intrinsics(model: k.hasDistortion ? "OPENCV" : "PINHOLE", width: k.width, height: k.height,
                                        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, k1: k.k1, k2: k.k2,
                                        source: image.intrinsicsSource.rawValue),
                 observations: imageFit.observations,
@@ -55,7 +57,8 @@ public enum PosesJSONWriter {
             sparseModel: SparseModel(points: fit.points, observations: fit.observations,
                                      meanTrackLength: fit.meanTrackLength,
                                      meanReprojectionError: fit.meanReprojectionErrorPixels),
-            images: images)
+            images: images,
+            warnings: warnings.isEmpty ? nil : warnings)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(document) + Data("\n".utf8)
@@ -74,9 +77,10 @@ public enum PosesJSONWriter {
         var imageCount: Int
         var sparseModel: SparseModel
         var images: [ImageEntry]
+        var warnings: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case convention, axes, images, metric
+            case convention, axes, images, metric, warnings
             case pixelOrigin = "pixel_origin"
             case quaternionOrder = "quaternion_order"
             case registeredCount = "registered_count"

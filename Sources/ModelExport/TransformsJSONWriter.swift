@@ -9,7 +9,9 @@ import ReconstructionCore
 /// in every frame; the model is always "OPENCV" with p1 = p2 = 0. Each frame's
 /// `transform_matrix` is the 4×4 camera-to-world matrix in nerfstudio's (OpenGL) camera axes —
 /// x right, y up, z back — i.e. worldFromCamera with its camera y and z columns negated.
-/// `applied_transform` is the 3×4 identity: the world frame is not re-oriented.
+/// `applied_transform` is the 3×4 identity: the world frame is not re-oriented. `ply_file_path`,
+/// when given, names the sparse points' PLY (relative to the file, in the same world frame), from
+/// which nerfstudio's Gaussian splatting starts.
 public enum TransformsJSONWriter {
     public static let fileName = "transforms.json"
 
@@ -17,7 +19,7 @@ public enum TransformsJSONWriter {
     /// - Parameter imagesDirectory: the folder holding the images (their names in the scene are
     ///   relative to it); each frame's `file_path` is relative to `url`'s directory.
     /// - Throws: `ModelExportError` naming the file.
-    public static func write(scene: SparseScene, imagesDirectory: URL, to url: URL) throws {
+    public static func write(scene: SparseScene, imagesDirectory: URL, to url: URL, plyFilePath: String? = nil) throws {
         let outputDirectory = url.deletingLastPathComponent()
         do {
             // Created first so that symbolic links in the output path resolve when computing relative paths.
@@ -27,7 +29,7 @@ public enum TransformsJSONWriter {
         }
         let data: Data
         do {
-            data = try jsonData(scene: scene, imagesDirectory: imagesDirectory, outputDirectory: outputDirectory)
+            data = try jsonData(scene: scene, imagesDirectory: imagesDirectory, outputDirectory: outputDirectory, plyFilePath: plyFilePath)
         } catch {
             throw ModelExportError(file: url, "cannot encode transforms as JSON: \(error)")
         }
@@ -36,7 +38,7 @@ public enum TransformsJSONWriter {
 
     /// The JSON document (pretty-printed, sorted keys, full double precision), with file paths
     /// relative to `outputDirectory`.
-    public static func jsonData(scene: SparseScene, imagesDirectory: URL, outputDirectory: URL) throws -> Data {
+    public static func jsonData(scene: SparseScene, imagesDirectory: URL, outputDirectory: URL, plyFilePath: String? = nil) throws -> Data {
         let registered = scene.images.indices.filter { scene.images[$0].isRegistered }
         let sharedIntrinsics: CameraIntrinsics? = registered.first.flatMap { first in
             let k = scene.images[first].intrinsics
@@ -67,7 +69,8 @@ public enum TransformsJSONWriter {
             cameraModel: "OPENCV",
             camera: sharedIntrinsics.map(CameraFields.init),
             frames: frames,
-            appliedTransform: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]])
+            appliedTransform: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]],
+            plyFilePath: plyFilePath)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(document) + Data("\n".utf8)
@@ -132,11 +135,13 @@ public enum TransformsJSONWriter {
         var camera: CameraFields?
         var frames: [Frame]
         var appliedTransform: [[Double]]
+        var plyFilePath: String?
 
         enum CodingKeys: String, CodingKey {
             case frames
             case cameraModel = "camera_model"
             case appliedTransform = "applied_transform"
+            case plyFilePath = "ply_file_path"
         }
 
         func encode(to encoder: Encoder) throws {
@@ -144,6 +149,7 @@ public enum TransformsJSONWriter {
             try container.encode(cameraModel, forKey: .cameraModel)
             try container.encode(frames, forKey: .frames)
             try container.encode(appliedTransform, forKey: .appliedTransform)
+            try container.encodeIfPresent(plyFilePath, forKey: .plyFilePath)
             try camera?.encode(to: encoder)  // flattened into the top-level object
         }
     }

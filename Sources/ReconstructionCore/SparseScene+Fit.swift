@@ -22,7 +22,9 @@ public struct SparseSceneFit: Sendable, Equatable {
     public var observations: Int
     /// Observations per point; 0 without points.
     public var meanTrackLength: Double
-    /// Mean over every observation that projects, pixels; nil if none does.
+    /// Mean over the points of each point's mean error over its observations that project,
+    /// pixels (as COLMAP's `model_analyzer` and pycolmap's `compute_mean_reprojection_error`
+    /// average it); nil if no observation projects.
     public var meanReprojectionErrorPixels: Double?
 }
 
@@ -32,7 +34,15 @@ extension SparseScene {
         var count = [Int](repeating: 0, count: images.count)
         var projected = [Int](repeating: 0, count: images.count)
         var errorSum = [Double](repeating: 0, count: images.count)
+        var pointErrorSum = 0.0, pointsProjected = 0
         for point in points {
+            var sum = 0.0, projections = 0
+            defer {
+                if projections > 0 {
+                    pointErrorSum += sum / Double(projections)
+                    pointsProjected += 1
+                }
+            }
             for observation in point.track {
                 let image = images[observation.imageIndex]
                 guard let cameraFromWorld = image.cameraFromWorld else { continue }
@@ -40,8 +50,11 @@ extension SparseScene {
                 guard let uv = image.intrinsics.project(cameraFromWorld.apply(point.position)) else { continue }
                 let keypoint = image.keypoints[observation.keypointIndex]
                 let dx = uv.x - Double(keypoint.x), dy = uv.y - Double(keypoint.y)
-                errorSum[observation.imageIndex] += (dx * dx + dy * dy).squareRoot()
+                let error = (dx * dx + dy * dy).squareRoot()
+                errorSum[observation.imageIndex] += error
                 projected[observation.imageIndex] += 1
+                sum += error
+                projections += 1
             }
         }
         let imageFits = images.indices.map { i in
@@ -49,10 +62,9 @@ extension SparseScene {
                                     meanReprojectionErrorPixels: projected[i] > 0 ? errorSum[i] / Double(projected[i]) : nil)
         }
         let observations = count.reduce(0, +)
-        let projectedTotal = projected.reduce(0, +)
         return SparseSceneFit(
             images: imageFits, points: points.count, observations: observations,
             meanTrackLength: points.isEmpty ? 0 : Double(observations) / Double(points.count),
-            meanReprojectionErrorPixels: projectedTotal > 0 ? errorSum.reduce(0, +) / Double(projectedTotal) : nil)
+            meanReprojectionErrorPixels: pointsProjected > 0 ? pointErrorSum / Double(pointsProjected) : nil)
     }
 }

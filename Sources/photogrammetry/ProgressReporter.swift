@@ -20,6 +20,14 @@ final class ProgressReporter: @unchecked Sendable {
     /// nothing more is written.
     private let lock = NSRecursiveLock()
     private var isClosed = false
+    private var warned: [String] = []
+
+    /// Every warning given so far, in order (unindented), for the output files that keep them.
+    var warnings: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return warned
+    }
 
     /// Whether messages go out as JSON lines.
     var isJSON: Bool { json }
@@ -99,6 +107,7 @@ final class ProgressReporter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if !json { finish() }
+        warned.append(Self.unindented(text))
         let (message, handle) = warningLine(text)
         write(message, to: handle)
     }
@@ -216,7 +225,7 @@ final class ProgressReporter: @unchecked Sendable {
         let error = meanError.map { String(format: " (mean reprojection error %.3f px)", $0) } ?? ""
         print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points\(error), \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
         for line in scene.unregisteredLines { print(line) }
-        print("wrote \(output.path)/poses.json, colmap/, transforms.json")
+        print("wrote \(output.path)/poses.json, colmap/, sparse_pc.ply, transforms.json")
         for (k, model) in poses.separateModels.enumerated() {
             let folder = "\(PoseExport.separateModelsFolderName)/\(k + 1)"
             print("separate model \(k + 1): registered \(model.registeredCount)/\(model.images.count) images, \(model.points.count) points, "

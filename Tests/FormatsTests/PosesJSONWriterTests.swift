@@ -69,7 +69,7 @@ final class PosesJSONWriterTests: XCTestCase {
         XCTAssertEqual(intrinsics["cy"] as? Double, 240.25)
         XCTAssertEqual(intrinsics["source"] as? String, "given")
         let c = try XCTUnwrap(images[2]["intrinsics"] as? [String: Any])
-        XCTAssertEqual(c["model"] as? String, "RADIAL")
+        XCTAssertEqual(c["model"] as? String, "OPENCV", "as cameras.txt and transforms.json name it")
         XCTAssertEqual(c["k1"] as? Double, -0.05)
         XCTAssertEqual(c["k2"] as? Double, 0.01)
         XCTAssertEqual(c["source"] as? String, "default")

@@ -163,7 +163,6 @@ final class ObjectIsolationTests: XCTestCase {
         XCTAssertTrue(run.messages.contains { $0.hasPrefix("stereo keeps to the object") }, "\(run.messages)")
         XCTAssertGreaterThan(run.accuracy.recall, 0.84, "\(run.accuracy)")
         XCTAssertGreaterThan(run.accuracy.fScore, 0.87, "\(run.accuracy)")
-        print("plain floor: \(run.accuracy) \(run.messages)")
     }
 
     /// When the depth refuses an object that the sparse points accepted (here: the depth samples
