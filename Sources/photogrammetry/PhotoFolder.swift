@@ -9,13 +9,39 @@ enum PhotoFolder {
     ///   holds a photo, listing the extensions looked for.
     static func resolve(_ path: String, reporter: ProgressReporter) throws -> URL {
         let folder = URL(fileURLWithPath: path, isDirectory: true)
-        if try !ImageFolder.listImages(in: folder).isEmpty { return folder }
+        if try !ImageFolder.listImages(in: folder).isEmpty {
+            if let note = unreadSubfolders(folder) { reporter.note(note) }
+            return folder
+        }
         let nested = folder.appendingPathComponent("images", isDirectory: true)
         if (try? ImageFolder.listImages(in: nested))?.isEmpty == false {
             reporter.note("no photos directly in \(path); using its images/ subfolder")
+            if let note = unreadSubfolders(nested) { reporter.note(note) }
             return nested
         }
         throw noPhotos(path)
+    }
+
+    /// The subfolders of `folder` (two levels down, hidden ones aside) that hold photos, as paths
+    /// relative to it, sorted.
+    static func subfoldersHoldingPhotos(_ folder: URL, depth: Int = 2) -> [String] {
+        guard depth > 0 else { return [] }
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().filter { !$0.hasPrefix(".") }
+        return children.flatMap { name -> [String] in
+            let child = folder.appendingPathComponent(name, isDirectory: true)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isDirectory), isDirectory.boolValue else { return [] }
+            let here = (try? ImageFolder.listImages(in: child))?.isEmpty == false ? [name] : []
+            return here + subfoldersHoldingPhotos(child, depth: depth - 1).map { name + "/" + $0 }
+        }
+    }
+
+    /// A note naming the subfolders of `folder` whose photos are not read (only the folder's own are).
+    static func unreadSubfolders(_ folder: URL) -> String? {
+        let holding = subfoldersHoldingPhotos(folder)
+        guard !holding.isEmpty else { return nil }
+        return "the photos in " + holding.prefix(3).map { "\($0)/" }.joined(separator: ", ") + (holding.count > 3 ? ", …" : "")
+            + " are not read: only the photos directly in \(folder.path) are (put every photo of the capture in one folder)"
     }
 
     /// The failure for a folder without photos, listing the extensions looked for.
@@ -25,12 +51,11 @@ enum PhotoFolder {
         let unreadable = ImageFolder.namesNotInUTF8(in: folder) + ImageFolder.namesNotInUTF8(in: folder.appendingPathComponent("images"))
         let names = unreadable.isEmpty ? "" : "; \(unreadable.count) file(s) with an image's extension have names that are not valid UTF-8 "
             + "and cannot be read (rename them in UTF-8)"
-        // Photos one level deeper under another name: say which folder to give instead.
-        let holding = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().filter { name in
-            !name.hasPrefix(".") && (try? ImageFolder.listImages(in: folder.appendingPathComponent(name, isDirectory: true)))?.isEmpty == false
-        }
+        // Photos deeper under other names (DCIM/100APPLE): say which folder to give instead.
+        let holding = subfoldersHoldingPhotos(folder)
         let deeper = holding.isEmpty ? "" : "; photos are in " + holding.prefix(3).map { "\(name(path, $0))/" }.joined(separator: ", ")
-            + (holding.count > 3 ? ", …" : "") + ": give that folder instead"
+            + (holding.count > 3 ? ", …" : "")
+            + (holding.count > 1 ? ": give one of them instead, or gather a capture split over several into one folder" : ": give that folder instead")
         return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper"
                               + deeper + names)
     }

@@ -11,17 +11,19 @@ struct PosesCommand: AsyncParsableCommand {
         commandName: "poses",
         abstract: "Estimate camera poses from a folder of photos (structure from motion).",
         discussion: """
-            Reads every JPEG/PNG/TIFF/WebP/BMP/HEIC in IMAGES_DIR (not recursive; hidden files skipped; \
+            Reads every JPEG/PNG/TIFF/WebP/BMP/HEIC in IMAGES_DIR (not recursive: a note names \
+            subfolders whose photos are not read; hidden files skipped; \
             IMAGES_DIR/images/ when IMAGES_DIR itself has none), extracts SIFT features, \
             matches image pairs with geometric verification, and runs incremental structure from \
             motion with Ceres bundle adjustment. Writes, in OUT_DIR:
               poses.json        per image: registered or not (and why), camera-to-world rotation \
             (unit quaternion w,x,y,z) and translation (camera centre), intrinsics, observations \
             and mean reprojection error; the model's points, mean track length and mean \
-            reprojection error under sparse_model
+            reprojection error under sparse_model; the run's warnings under warnings
               colmap/           COLMAP text model: cameras.txt, images.txt, points3D.txt
+              sparse_pc.ply     the sparse points, coloured (transforms.json's ply_file_path)
               transforms.json   nerfstudio's format (OpenGL camera axes)
-              models/N/         the same three, for each group of at least 3 photos that no \
+              models/N/         the same, for each group of at least 3 photos that no \
             verified pair joins to the main model (another scene in the folder, or a gap in a walk), \
             reconstructed on its own in its own frame; the main poses.json names each such photo's model
             Intrinsics: given with --intrinsics or --intrinsics-file they are held fixed (unless \
@@ -35,7 +37,8 @@ struct PosesCommand: AsyncParsableCommand {
             and intrinsics describe the stored raster; photos tagged to be shown turned are named in a \
             warning. An alpha channel is ignored (use a _mask sidecar).
             Images that cannot be decoded are reported and skipped, and so is a copy of another \
-            photo (identical features, named with the photo it repeats); fewer than two usable images \
+            photo (identical features; of a set of copies the one named like the original is kept: \
+            no spaces, then the shortest name); fewer than two usable images \
             is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (non-zero = object; a JPEG mask: above half its brightest level) and/or \
             <name>_matte.<ext> person/object matte (grey levels, object where ≥ 50 %), if present, mask \
             its background out of the features (--no-object-masking ignores them); a mask or matte \
@@ -138,14 +141,16 @@ struct PosesCommand: AsyncParsableCommand {
         if let failure { throw failure }
         guard let poses else { throw CommandFailure("the session finished without poses") }
         // In metres when tracked_poses.json beside the photos gives the scale.
-        var scaleWarnings: [String] = []
-        let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: imagesURL, warnings: &scaleWarnings) { reporter.note($0) }
-        try PoseExport.writeAll(scene: exported.scene, imagesDirectory: imagesURL, to: outputURL, world: exported.world)
+        var later: [String] = []
+        let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: imagesURL, warnings: &later) { reporter.note($0) }
+        later += PoseExport.warnings(scene: poses.scene)
+        if let warning = Self.calibrationWarning(poses.scene) { later.append(warning) }
+        // poses.json keeps every warning of the run (a pipeline may read nothing else).
+        try PoseExport.writeAll(scene: exported.scene, imagesDirectory: imagesURL, to: outputURL, world: exported.world,
+                                warnings: reporter.warnings + later)
         try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
         // Warnings first: with --json, `complete` is the last event.
-        for warning in scaleWarnings { reporter.warning(warning) }
-        for warning in PoseExport.warnings(scene: poses.scene) { reporter.warning(warning) }
-        if let warning = Self.calibrationWarning(poses.scene) { reporter.warning(warning) }
+        for warning in later { reporter.warning(warning) }
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
     }
 

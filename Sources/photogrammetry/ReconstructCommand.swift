@@ -167,6 +167,7 @@ struct ReconstructCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: nested.path) { imagesURL = nested }
         let given = try known.load()
         if !isKeyframeFolder, poses == nil, try ImageFolder.listImages(in: imagesURL).isEmpty { throw PhotoFolder.noPhotos(imagesURL.path) }
+        if !isKeyframeFolder, let note = PhotoFolder.unreadSubfolders(imagesURL) { reporter.note(note) }
         let stereoSize = try resolvedStereoImageSize()
 
         let scene: SparseScene
@@ -207,9 +208,10 @@ struct ReconstructCommand: ParsableCommand {
             }
             progress.finish()
             for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
-            scene = report.scene
+            scene = report.scene.leavingOut(report.separateModels)
             reporter.note("registered \(scene.registeredCount)/\(scene.images.count) images")
             for line in scene.unregisteredLines { reporter.note(line) }
+            if let warning = SparseScene.leftOutWarning(report.separateModels) { reporter.warning(warning) }
         }
         if posesOutput != nil { for warning in PoseExport.warnings(scene: scene) { reporter.warning(warning) } }
         var options = DenseRun.Options()

@@ -61,6 +61,25 @@ final class CommandLineTests: XCTestCase {
         let nested = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path])
         XCTAssertEqual(nested.status, 1)
         XCTAssertTrue(nested.output.contains("photos are in \(photos.path)/: give that folder instead"), nested.output)
+
+        // Two levels deeper, split over two folders, as a phone's DCIM holds them.
+        let card = try makeFolder()
+        for (folder, name) in [("DCIM/100APPLE", "IMG_0001.JPG"), ("DCIM/101APPLE", "IMG_0002.JPG")] {
+            let sub = card.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try Data("junk".utf8).write(to: sub.appendingPathComponent(name))
+        }
+        let split = try run(["poses", card.path, "-o", card.appendingPathComponent("out").path])
+        XCTAssertEqual(split.status, 1)
+        XCTAssertTrue(split.output.contains("photos are in \(card.path)/DCIM/100APPLE/, \(card.path)/DCIM/101APPLE/: give one of them instead, "
+                                            + "or gather a capture split over several into one folder"), split.output)
+
+        // Photos beside a subfolder of photos: the subfolder's are not read, and a note says so.
+        let best = photos.appendingPathComponent("Best of")
+        try FileManager.default.createDirectory(at: best, withIntermediateDirectories: true)
+        try Data("junk".utf8).write(to: best.appendingPathComponent("IMG_0002.JPG"))
+        let beside = try run(["poses", photos.path, "-o", dir.appendingPathComponent("out").path])
+        XCTAssertTrue(beside.output.contains("the photos in Best of/ are not read: only the photos directly in \(photos.path) are"), beside.output)
     }
 
     /// Poses of other photos with the same file names align by their centres but point elsewhere:

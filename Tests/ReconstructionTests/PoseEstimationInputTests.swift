@@ -44,4 +44,19 @@ final class PoseEstimationInputTests: XCTestCase {
         XCTAssertEqual(features.invalidImages.map(\.name), ["b.pgm"])
         XCTAssertEqual(features.invalidImages.first?.reason, "the same photo as a.pgm (identical features); it is used once")
     }
+
+    /// Copies named as file managers name them sort before the original ("IMG_1 copy.jpg" <
+    /// "IMG_1.jpg"): the original's name is the one kept, and the copies name it.
+    func testOfIdenticalPhotosTheOneNamedLikeTheOriginalIsKept() {
+        let photo = ImageFeatures(imageWidth: 8, imageHeight: 8, positions: [1, 2], scales: [1],
+                                  descriptors: [UInt8](repeating: 7, count: 128), colors: [0, 0, 0])
+        let other = ImageFeatures(imageWidth: 8, imageHeight: 8, positions: [3, 2], scales: [1],
+                                  descriptors: [UInt8](repeating: 7, count: 128), colors: [0, 0, 0])
+        let names = ["IMG_1 (1).jpg", "IMG_1 copy.jpg", "IMG_1.jpg", "IMG_2.jpg", "IMG_1-2.jpg"]
+        let features = FeaturesStageOutput(images: [.success(photo), .success(photo), .success(photo), .success(other), .success(photo)])
+            .withCopiesSetAside(names: names)
+        XCTAssertEqual(features.usableIndices, [2, 3])
+        XCTAssertEqual(features.invalidImages.map(\.name), ["IMG_1 (1).jpg", "IMG_1 copy.jpg", "IMG_1-2.jpg"])
+        XCTAssertTrue(features.invalidImages.allSatisfy { $0.reason.hasPrefix("the same photo as IMG_1.jpg ") })
+    }
 }
