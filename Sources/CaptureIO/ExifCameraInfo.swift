@@ -1,3 +1,4 @@
+import ReconstructionCore
 /// Camera metadata read from a JPEG's EXIF block; every field is nil when absent or unusable.
 public struct ExifCameraInfo: Equatable, Sendable {
     /// Camera maker (tag 0x010F), trimmed.
@@ -54,7 +55,7 @@ public struct ExifCameraInfo: Equatable, Sendable {
     /// The focal length in pixels for an image of `imageWidth` × `imageHeight` pixels, or nil
     /// when the metadata cannot give one.
     ///
-    /// Prefers the 35 mm-equivalent focal length: f35 · max(w, h) / 36 (a 36 mm wide full frame).
+    /// Prefers the 35 mm-equivalent focal length, equivalent by the diagonal (`FullFrameEquivalent`).
     /// Otherwise uses focal length (mm) × focal-plane resolution (pixels per mm); when the camera's
     /// own image size is known the result is scaled to the given image size (by the ratio of the
     /// longer sides when both EXIF dimensions are known, which also covers rotated images; else by
@@ -62,7 +63,7 @@ public struct ExifCameraInfo: Equatable, Sendable {
     public func focalLengthPixels(imageWidth: Int, imageHeight: Int) -> Double? {
         guard imageWidth > 0, imageHeight > 0 else { return nil }
         if let f35 = focalLengthIn35mmFilm, f35.isFinite, f35 > 0 {
-            return f35 * Double(max(imageWidth, imageHeight)) / 36
+            return FullFrameEquivalent.focalPixels(millimetres: f35, width: imageWidth, height: imageHeight)
         }
         guard let focal = focalLengthMillimetres, focal.isFinite, focal > 0,
               let resolution = focalPlaneXResolution, resolution.isFinite, resolution > 0,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads camera metadata from the EXIF block of a JPEG file (APP1 segment "Exif\0\0" holding a
-/// TIFF structure: IFD0, then the Exif sub-IFD it points to with tag 0x8769).
+/// TIFF structure: IFD0, then the Exif sub-IFD it points to with tag 0x8769), of a HEIF file (its
+/// `Exif` item), and of TIFF, PNG and WebP files (`ContainerExifLocator`).
 ///
 /// Every read is bounds-checked; truncated or malformed data gives nil or fewer fields, never a trap.
 public enum ExifReader {
@@ -31,18 +32,31 @@ public enum ExifReader {
         return info
     }
 
-    /// Largest HEIF file read whole for its EXIF item (the item may sit after the image data).
+    /// The EXIF camera metadata of a TIFF file's bytes, or of a PNG's (`eXIf` chunk) or a WebP's
+    /// (`EXIF` chunk); nil for other data or without usable EXIF.
+    public static func read(containerData: Data) -> ExifCameraInfo? {
+        let bytes = [UInt8](containerData)
+        guard let tiff = ContainerExifLocator.exifTIFFRange(in: bytes) else { return nil }
+        return parse(bytes, tiff)
+    }
+
+    /// Largest HEIF, TIFF, PNG or WebP file read whole for its EXIF (which may sit after the image data).
     public static let heifMaximumBytes = 256 * 1024 * 1024
 
-    /// The EXIF camera metadata of the JPEG or HEIF/HEIC file at `url` (JPEG: at most `headBytes`
-    /// read); nil when the file cannot be read or has no usable EXIF.
+    /// The EXIF camera metadata of the JPEG, HEIF/HEIC, TIFF, PNG or WebP file at `url` (JPEG: at
+    /// most `headBytes` read); nil when the file cannot be read or has no usable EXIF.
     public static func read(contentsOf url: URL) -> ExifCameraInfo? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: headBytes) else { return nil }
-        if HEIFExifLocator.isHEIF([UInt8](head.prefix(12))) {
+        let start = [UInt8](head.prefix(12))
+        if HEIFExifLocator.isHEIF(start) {
             guard let rest = try? handle.read(upToCount: heifMaximumBytes) else { return read(heifData: head) }
             return read(heifData: head + rest)
+        }
+        if ContainerExifLocator.container(start) != nil {
+            guard let rest = try? handle.read(upToCount: heifMaximumBytes) else { return read(containerData: head) }
+            return read(containerData: head + rest)
         }
         return read(jpegData: head)
     }

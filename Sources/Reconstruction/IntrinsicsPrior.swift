@@ -13,7 +13,7 @@ public enum IntrinsicsPrior: Sendable, Equatable {
     /// included. Principal point at the centre; refined.
     case focalLengthAtCameraSize(pixels: Double, cameraWidth: Int, cameraHeight: Int)
     /// A 35 mm-equivalent focal length from EXIF (millimetres), converted with the decoded image's
-    /// longer side (f · max(w, h) / 36); principal point at the centre; refined.
+    /// diagonal (`FullFrameEquivalent`); principal point at the centre; refined.
     case focalLength35mmEquivalent(millimetres: Double)
     /// Nothing known: focal length 1.2 × the longer side, refined (self-calibration).
     case unknown
@@ -28,7 +28,7 @@ public enum IntrinsicsPrior: Sendable, Equatable {
         case let .given(fx, fy, cx, cy):
             return (CameraIntrinsics(width: w, height: h, fx: fx, fy: fy, cx: cx, cy: cy), .given)
         case let .focalLength35mmEquivalent(mm):
-            return (centred(mm * Double(max(w, h)) / 36), .exif)
+            return (centred(FullFrameEquivalent.focalPixels(millimetres: mm, width: w, height: h)), .exif)
         case let .focalLength(f):
             return (centred(f), .exif)
         case let .focalLengthAtCameraSize(cameraFocal, cameraWidth, cameraHeight):

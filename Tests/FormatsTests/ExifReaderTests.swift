@@ -83,6 +83,53 @@ private struct ExifJPEGBuilder {
 }
 
 final class ExifReaderTests: XCTestCase {
+    /// TIFF files are the EXIF structure; PNG carries it in an eXIf chunk, WebP in an EXIF chunk
+    /// (with or without "Exif\0\0" in front). Each is found, also from a file.
+    func testReadsExifFromTIFFPNGAndWebP() throws {
+        let builder = ExifJPEGBuilder(littleEndian: false)
+        let tiff = builder.tiff(ifd0: [(0x010F, .ascii("Apple"))], exif: [(0xA405, .short(26)), (0xA002, .long(4032))])
+        func bigEndian(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func littleEndian(_ v: Int) -> [UInt8] { bigEndian(v).reversed() }
+        func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            var chunk: [UInt8] = bigEndian(data.count)
+            chunk += Array(type.utf8)
+            chunk += data
+            chunk += [0, 0, 0, 0]
+            return chunk
+        }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let header = pngChunk("IHDR", [UInt8](repeating: 0, count: 13))
+        var png: [UInt8] = signature + header
+        png += pngChunk("IDAT", [1, 2, 3])
+        png += pngChunk("eXIf", tiff)
+        png += pngChunk("IEND", [])
+        func webp(_ exif: [UInt8]) -> [UInt8] {
+            var body: [UInt8] = Array("WEBP".utf8)
+            body += Array("VP8 ".utf8)
+            body += littleEndian(3)
+            body += [9, 9, 9, 0]  // odd size: padded
+            body += Array("EXIF".utf8)
+            body += littleEndian(exif.count)
+            body += exif
+            var file: [UInt8] = Array("RIFF".utf8)
+            file += littleEndian(body.count)
+            return file + body
+        }
+        let expected = ExifCameraInfo(make: "Apple", focalLengthIn35mmFilm: 26, pixelXDimension: 4032)
+        let directory = try makeTemporaryDirectory(self)
+        for (name, bytes) in [("a.tif", tiff), ("b.png", png), ("c.webp", webp(tiff)), ("d.webp", Array("Exif".utf8) + [0, 0] + tiff)] {
+            let data = name == "d.webp" ? Data(webp(bytes)) : Data(bytes)
+            XCTAssertEqual(ExifReader.read(containerData: data), expected, name)
+            try data.write(to: directory.appendingPathComponent(name))
+            XCTAssertEqual(ExifReader.read(contentsOf: directory.appendingPathComponent(name)), expected, name)
+        }
+        // Without the chunk, or cut short: nothing, and no trap.
+        let bare: [UInt8] = signature + header + pngChunk("IEND", [])
+        XCTAssertNil(ExifReader.read(containerData: Data(bare)))
+        for cut in [12, 20, 40, png.count - 20] { XCTAssertNil(ExifReader.read(containerData: Data(png.prefix(cut))), "\(cut)") }
+        XCTAssertNil(ExifReader.read(containerData: Data(webp(tiff).prefix(30))))
+    }
+
     func testReadsLittleEndianExif() throws {
         let info = try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder(littleEndian: true).phoneJPEG()))
         XCTAssertEqual(info, ExifCameraInfo(make: "Apple", model: "iPhone 12", focalLengthMillimetres: 4.2,
@@ -118,15 +165,21 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertEqual(info.pixelYDimension, 3024)
     }
 
-    func testFocalLengthPixelsFrom35mmEquivalentUsesLongerSide() throws {
+    func testFocalLengthPixelsFrom35mmEquivalentUsesTheDiagonal() throws {
+        let frameDiagonal: Double = (36.0 * 36.0 + 24.0 * 24.0).squareRoot()
         for littleEndian in [true, false] {
             let info = try XCTUnwrap(ExifReader.read(jpegData: ExifJPEGBuilder(littleEndian: littleEndian).phoneJPEG()))
+            // An iPhone 12's 26 mm on 4032 × 3024: its 4.2 mm lens on a 5.6 mm-wide sensor is
+            // 3024 px; the diagonal gives 3028 px (26 · 5040 / 43.27), the 36 mm width 2912 px.
             XCTAssertEqual(try XCTUnwrap(info.focalLengthPixels(imageWidth: 4032, imageHeight: 3024)),
-                           26 * 4032 / 36, accuracy: 1e-9)
-            // Portrait and down-scaled images use their own longer side.
+                           26 * 5040 / frameDiagonal, accuracy: 1e-9)
+            // Portrait and down-scaled images use their own diagonal.
             XCTAssertEqual(try XCTUnwrap(info.focalLengthPixels(imageWidth: 1512, imageHeight: 2016)),
-                           26 * 2016 / 36, accuracy: 1e-9)
+                           26 * 2520 / frameDiagonal, accuracy: 1e-9)
         }
+        // A 3:2 photo's diagonal and longer side give the same: f35 · w / 36.
+        XCTAssertEqual(try XCTUnwrap(ExifCameraInfo(focalLengthIn35mmFilm: 28).focalLengthPixels(imageWidth: 3000, imageHeight: 2000)),
+                       28 * 3000 / 36, accuracy: 1e-9)
     }
 
     func testFocalLengthPixelsFromFocalPlaneResolution() throws {
