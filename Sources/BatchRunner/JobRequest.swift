@@ -4,7 +4,7 @@ import ReconstructionCore
 /// One thing a job asks for. In JSON, `"poses"`, `"pointCloud"`, `"bounds"` (or
 /// `{"type": "poses"}` …), and `{"type": "model", "detail": "preview", "format": "glb", "path": "vase.glb"}`.
 public enum JobRequest: Codable, Sendable, Equatable {
-    /// `poses.json`, `colmap/` and `transforms.json` in the job's output folder.
+    /// `poses.json`, `colmap/`, `sparse_pc.ply` and `transforms.json` in the job's output folder.
     case poses
     /// `points.ply`: the sparse points with their colours.
     case pointCloud

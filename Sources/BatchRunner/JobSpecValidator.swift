@@ -12,6 +12,7 @@ struct JobSpecValidator {
 
     /// Names the job's outputs take in its output folder; a model path must not collide with them.
     static let reservedOutputNames: Set<String> = ["poses.json", "colmap", "transforms.json", "points.ply", "bounds.json",
+                                                   PoseExport.sparsePointsFileName, PoseExport.separateModelsFolderName,
                                                    OutputManifest.fileName]
 
     func check(_ value: Any, fallbackID: String) -> JobsFile.Entry {

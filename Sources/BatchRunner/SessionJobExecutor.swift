@@ -9,7 +9,7 @@ import ReconstructionCore
 /// folder's dense, surface, model and export stages), run in this process with the job's
 /// checkpoint directory, so an interrupted job resumes from its last finished stage.
 ///
-/// Outputs in the output folder: `poses.json`, `colmap/`, `transforms.json` (poses),
+/// Outputs in the output folder: `poses.json`, `colmap/`, `sparse_pc.ply`, `transforms.json` (poses),
 /// `points.ply` (pointCloud), `bounds.json` (bounds), and each model at its path.
 public struct SessionJobExecutor: JobExecutor {
     /// Base session configuration (feature limits, pair selection, …); each job sets its

@@ -30,8 +30,8 @@ enum ContainerExifLocator {
             let length = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
             let type = Array(bytes[position + 4..<position + 8])
             let start = position + 8
-            guard length >= 0, start + length <= bytes.count else { return nil }
-            if type == Array("eXIf".utf8) { return start..<start + length }
+            guard length >= 0, length <= bytes.count - start else { return nil }
+            if type == Array("eXIf".utf8) { return withoutSignature(bytes, start..<start + length) }
             if type == Array("IEND".utf8) { return nil }
             position = start + length + 4
         }
@@ -44,14 +44,17 @@ enum ContainerExifLocator {
         while position + 8 <= bytes.count {
             let size = bytes[position + 4..<position + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
             let start = position + 8
-            guard start + size <= bytes.count else { return nil }
-            if Array(bytes[position..<position + 4]) == Array("EXIF".utf8) {
-                let signature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]  // "Exif\0\0"
-                let skip = size >= signature.count && Array(bytes[start..<start + signature.count]) == signature ? signature.count : 0
-                return start + skip..<start + size
-            }
+            guard size >= 0, size <= bytes.count - start else { return nil }
+            if Array(bytes[position..<position + 4]) == Array("EXIF".utf8) { return withoutSignature(bytes, start..<start + size) }
             position = start + size + (size & 1)
         }
         return nil
+    }
+
+    /// `range` past JPEG's "Exif\0\0" signature when it starts with one (some writers keep it).
+    private static func withoutSignature(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+        let signature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+        guard range.count >= signature.count, Array(bytes[range.lowerBound..<range.lowerBound + signature.count]) == signature else { return range }
+        return range.lowerBound + signature.count..<range.upperBound
     }
 }

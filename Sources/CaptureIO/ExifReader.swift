@@ -54,8 +54,10 @@ public enum ExifReader {
             guard let rest = try? handle.read(upToCount: heifMaximumBytes) else { return read(heifData: head) }
             return read(heifData: head + rest)
         }
-        if ContainerExifLocator.container(start) != nil {
-            guard let rest = try? handle.read(upToCount: heifMaximumBytes) else { return read(containerData: head) }
+        if let container = ContainerExifLocator.container(start) {
+            // A PNG's or WebP's chunk is often in the first bytes; a TIFF's directories may point anywhere.
+            if container != .tiff, let info = read(containerData: head) { return info }
+            guard let rest = try? handle.read(upToCount: heifMaximumBytes), !rest.isEmpty else { return read(containerData: head) }
             return read(containerData: head + rest)
         }
         return read(jpegData: head)

@@ -12,11 +12,13 @@ import ReconstructionCore
 /// median height: robust to the overshoot's spikes, and level.
 ///
 /// A loop qualifies when it opens downwards (its outward normal within `maximumTiltDegrees` of
-/// −up), every viewpoint lies above the plane (no camera looked up through it), and its
-/// component lies above it but for an overshoot: at most `maximumBelowFraction` of its vertices
-/// below the plane, and none deeper than `maximumOvershootFraction` of the component's height
-/// above it, so an opening under a part held up by legs (a chair's seat) never cuts them off.
-/// Of the qualifying loops, the longest gives the floor.
+/// −up), runs level (90 % of it within `maximumRimSpreadEdges` edge lengths above the plane, so
+/// that it rests on the floor once cut there), every viewpoint lies above the plane (no camera
+/// looked up through it), and the mesh lies above it but for an overshoot: at most
+/// `maximumBelowFraction` of its vertices below the plane, and none deeper than
+/// `maximumOvershootFraction` of the height above it, so an opening under a part held up by legs
+/// (a chair's seat), or a second piece lower down, is never cut off. Of the qualifying loops, the
+/// longest gives the floor.
 public struct RimFloor: Sendable {
     public struct Options: Sendable, Equatable {
         /// Loops with fewer edges are not rims (small holes).
@@ -25,8 +27,11 @@ public struct RimFloor: Sendable {
         public var maximumTiltDegrees: Float = 30
         /// Most of the component's vertices that may lie below the floor.
         public var maximumBelowFraction: Float = 0.05
-        /// Deepest a vertex may lie below the floor, as a fraction of the component's height above it.
+        /// Deepest a vertex may lie below the floor, as a fraction of the mesh's height above it.
         public var maximumOvershootFraction: Float = 0.05
+        /// 90 % of the rim must lie within this many edge lengths above the floor (as
+        /// `OpeningClosure.Options.maximumSkirtEdges` then asks of a loop closed on it).
+        public var maximumRimSpreadEdges: Float = 3
         public init() {}
     }
 
@@ -43,20 +48,30 @@ public struct RimFloor: Sendable {
         let u = up / length
         let loops = mesh.boundaryLoops().filter { $0.count >= max(3, options.minimumLoopEdges) }
         guard !loops.isEmpty else { return nil }
-        let components = VertexComponents(mesh)
+        let edgeLength = mesh.medianEdgeLength()
+        // Heights of every vertex a triangle uses: the cut reaches all of them.
+        var used = [Bool](repeating: false, count: mesh.positions.count)
+        for t in mesh.triangles where Int(max(t.x, t.y, t.z)) < used.count {
+            used[Int(t.x)] = true
+            used[Int(t.y)] = true
+            used[Int(t.z)] = true
+        }
+        let heights = mesh.positions.indices.filter { used[$0] }.map { simdDot(mesh.positions[$0], u) }
+        guard let highest = heights.max(), edgeLength > 0 else { return nil }
         let minimumCosine = cos(options.maximumTiltDegrees * .pi / 180)
         var best: (plane: Plane, edges: Int)?
         for loop in loops where loop.count > (best?.edges ?? 0) {
             let points = loop.map { mesh.positions[Int($0)] }
             guard let outward = OpeningClosure.newellNormal(points), simdDot(outward, -u) >= minimumCosine else { continue }
-            let heights = points.map { simdDot($0, u) }.sorted()
-            let floor = heights[heights.count / 2]
-            guard viewpoints.allSatisfy({ simdDot($0, u) > floor }) else { continue }
-            let component = components.vertices(of: loop[0]).map { simdDot(mesh.positions[Int($0)], u) - floor }
-            guard let top = component.max(), let deepest = component.min(), top > 0 else { continue }
-            let below = component.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
-            guard Float(below) <= options.maximumBelowFraction * Float(component.count),
-                  -deepest <= options.maximumOvershootFraction * top,
+            let rim = points.map { simdDot($0, u) }.sorted()
+            let floor = rim[rim.count / 2]
+            let high = rim[min(rim.count - 1, rim.count * 9 / 10)]
+            guard high - floor <= options.maximumRimSpreadEdges * edgeLength,
+                  viewpoints.allSatisfy({ simdDot($0, u) > floor }), highest > floor else { continue }
+            let below = heights.reduce(0) { $0 + ($1 < floor ? 1 : 0) }
+            let deepest = floor - (heights.min() ?? floor)
+            guard Float(below) <= options.maximumBelowFraction * Float(heights.count),
+                  deepest <= options.maximumOvershootFraction * (highest - floor),
                   let plane = Plane(normal: u, offset: floor) else { continue }
             best = (plane, loop.count)
         }

@@ -36,7 +36,8 @@ extension IncrementalMapper {
         for group in Set(registered.map { images[$0].cameraGroup }).sorted() {
             let source = images.first { $0.cameraGroup == group }!.intrinsicsSource
             let refinable = source != .given || options.refineGivenIntrinsics
-            let refine: BundleAdjustmentProblem.Refinement = refineIntrinsics && refinable ? [.focalLength, .k1] : []
+            var refine: BundleAdjustmentProblem.Refinement = refineIntrinsics && refinable ? [.focalLength, .k1] : []
+            if !refine.isEmpty, options.refinesPrincipalPoint { refine.insert(.principalPoint) }
             cameraIndex[group] = problem.addCamera(cameraIntrinsics[group]!, refine: refine)
         }
         func ensureImage(_ image: Int) -> Int {

@@ -82,6 +82,10 @@ public struct IncrementalMapper {
         public var fullWeightScaleQuantile = 0.25
         /// Refine given (known) intrinsics too.
         public var refineGivenIntrinsics = false
+        /// Refine the principal point too wherever intrinsics are refined (COLMAP's
+        /// `refine_principal_point`). Off by default, as in COLMAP: most captures determine it
+        /// poorly, and a wrong one tilts every camera.
+        public var refinesPrincipalPoint = false
         public init() {}
     }
 

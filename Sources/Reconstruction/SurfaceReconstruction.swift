@@ -193,7 +193,9 @@ public struct SurfaceReconstruction: Sendable {
            let floor = RimFloor().estimate(cleaned.mesh, up: SIMD3(Float(u.x), Float(u.y), Float(u.z)), viewpoints: viewpoints) {
             supportPlane = floor
             floorFromRim = true
+            // Pieces left apart below the floor's level by the cut are dropped as cleanup drops them.
             cleaned.mesh = cleaned.mesh.clipped(below: floor)
+                .removingSmallComponents(minimumFraction: options.minimumComponentFraction, byArea: true).mesh
         }
         guard cleaned.mesh.triangleCount > 0 else { throw SurfaceError.emptySurface }
         if silhouetteVoxels > 0 {

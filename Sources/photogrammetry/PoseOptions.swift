@@ -7,6 +7,11 @@ struct PoseOptions: ParsableArguments {
     @Flag(help: "Refine given intrinsics in bundle adjustment instead of holding them fixed.")
     var refineIntrinsics = false
 
+    @Flag(help: ArgumentHelp("Refine the principal point too wherever intrinsics are refined (off: it stays where it was given, or at the photo's centre).", discussion: """
+        As COLMAP's refine_principal_point. Without K, a lens whose principal point is off the centre         tilts every camera by as much (fountain-P11: 15 px, 0.5°); captures with depth and many         viewpoints can find it, flat scenes and few photos cannot.
+        """))
+    var refinePrincipalPoint = false
+
     @Option(help: ArgumentHelp("Pair selection: auto, exhaustive, sequential or retrieval.", discussion: """
         auto: every pair up to \(PairSelection.exhaustiveLimit) images; beyond, each image with its \
         \(PairSelection.automaticNeighbours) most similar images (retrieval) and the next \
@@ -65,6 +70,7 @@ struct PoseOptions: ParsableArguments {
         options.features.maxImageDimension = maxImageSize
         options.features.maxFeatures = maxFeatures
         options.mapper.refineGivenIntrinsics = refineIntrinsics
+        options.mapper.refinesPrincipalPoint = refinePrincipalPoint
         switch matching {
         case .auto: options.pairSelection = .automatic
         case .exhaustive: options.pairSelection = .exhaustive

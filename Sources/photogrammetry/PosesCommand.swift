@@ -29,7 +29,7 @@ struct PosesCommand: AsyncParsableCommand {
             Intrinsics: given with --intrinsics or --intrinsics-file they are held fixed (unless \
             --refine-intrinsics); otherwise they come from EXIF focal length, or a default guess \
             (1.2 × the longer side), and are refined by bundle adjustment (focal length and radial \
-            distortion k1; the principal point stays at the image centre). A given K is checked against \
+            distortion k1; the principal point stays at the image centre unless --refine-principal-point). A given K is checked against \
             each photo: a photo is skipped, with the reason, when the principal point lies outside it, or \
             far from its centre where K fits it turned by 90° (K for the upright view); far from the centre \
             otherwise is a warning (with how to scale K when K seems made for larger photos).

@@ -104,7 +104,7 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Also write the bounding box the dense mesh was cropped to (JSON: centre and half extents), in the dense mesh's frame (before a model's frame is applied).")
     var bounds: String?
 
-    @Option(help: "Also write the poses (poses.json, colmap/, transforms.json) into this folder, in the mesh's frame and units (for a model output: the model's frame, Y up, metres when known).")
+    @Option(help: "Also write the poses (poses.json, colmap/, sparse_pc.ply, transforms.json) into this folder, in the mesh's frame and units (for a model output: the model's frame, Y up, metres when known).")
     var posesOutput: String?
 
     @Option(help: "Also write PNG pictures of the mesh seen through two of the cameras: PREFIX-1.png, PREFIX-2.png.")

@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             /task/cancel, /task/remove, /task/restart). GET /options lists the processing options: \
             detail (none, preview, reduced, medium, full, raw), model-format (usdz, glb, obj), \
             point-cloud, bounds. Every task gets camera poses (poses.json, colmap/, \
-            transforms.json); upload K.txt with the photos to hold known intrinsics fixed, and \
+            sparse_pc.ply, transforms.json); upload K.txt with the photos to hold known intrinsics fixed, and \
             tracked_poses.json (from capture replay) for a metric scale without depth.
 
             Files live under DATA: DATA/tasks/<uuid>/ (photos, outputs, all.zip, console log) and \

@@ -13,9 +13,9 @@ extension SparseScene {
     func leavingOut(_ separateModels: [SparseScene]) -> SparseScene {
         var scene = self
         for model in separateModels {
-            let names = Set(model.images.map(\.name))
+            let names = Set(model.images.filter(\.isRegistered).map(\.name))
             for i in scene.images.indices where !scene.images[i].isRegistered && names.contains(scene.images[i].name) {
-                scene.images[i].unregisteredReason = "left out of this model, with the \(model.images.count - 1) other photos of a "
+                scene.images[i].unregisteredReason = "left out of this model, with the \(names.count - 1) other photos of a "
                     + "group no verified pair joins to it (another scene, or a part the photos do not connect)"
             }
         }
@@ -25,8 +25,8 @@ extension SparseScene {
     /// A warning for the photos of `separateModels` that a model built from this scene leaves out.
     static func leftOutWarning(_ separateModels: [SparseScene]) -> String? {
         guard !separateModels.isEmpty else { return nil }
-        let photos = separateModels.reduce(0) { $0 + $1.images.count }
-        let groups = separateModels.map { "\($0.images.count)" }.joined(separator: ", ")
+        let photos = separateModels.reduce(0) { $0 + $1.registeredCount }
+        let groups = separateModels.map { "\($0.registeredCount)" }.joined(separator: ", ")
         return "\(photos) photo(s) in \(separateModels.count) other group(s) of \(groups) photos are left out of the model: no verified "
             + "pair joins them to the photos it is built from (another scene in the folder, or a part the photos do not connect). "
             + "Reconstruct each group from a folder of its own; `photogrammetry poses` writes each group's poses under models/N/"

@@ -44,7 +44,7 @@ final class ServeCommandTests: XCTestCase {
         let progress = (task["progress"] as? [[Double]]) ?? []
         XCTAssertTrue(progress.contains { $0[0] == 20 && $0[1] > 0 && $0[1] < 100 }, "progress while running: \(progress)")
         XCTAssertEqual(progress.last?[1], 100)
-        XCTAssertEqual(Set(seen["assets"] as? [String] ?? []), ["colmap", "job-manifest.json", "model.glb", "points.ply", "poses.json", "transforms.json"])
+        XCTAssertEqual(Set(seen["assets"] as? [String] ?? []), ["colmap", "job-manifest.json", "model.glb", "points.ply", "poses.json", "sparse_pc.ply", "transforms.json"])
         let poses = try JSONSerialization.jsonObject(with: Data(contentsOf: downloads.appendingPathComponent("poses.json"))) as? [String: Any]
         XCTAssertEqual((poses?["images"] as? [Any])?.count, BatchCaptures.views)
         let glb = try Data(contentsOf: downloads.appendingPathComponent("model.glb"))

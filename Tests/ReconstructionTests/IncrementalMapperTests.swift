@@ -240,4 +240,39 @@ final class IncrementalMapperTests: XCTestCase {
         let accuracy = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
         XCTAssertLessThan(accuracy.maxPositionError, 0.01, "scene units; cameras are 5 units from the points")
     }
+
+    /// A lens whose principal point is off the photo's centre (as fountain-P11's, by 15 px):
+    /// held at the centre, it tilts every camera; refined (on request, as COLMAP's
+    /// refine_principal_point), it is found and the rotations follow.
+    func testARefinedPrincipalPointIsFoundAndStraightensTheCameras() throws {
+        let scene = SyntheticScene(pointCount: 400, cameraCount: 6, seed: 21)
+        let trueCentre = (x: 340.0, y: 225.0)
+        func mapped(refinesPrincipalPoint: Bool) throws -> (scene: SparseScene, rotationError: Double) {
+            var images = inputs(scene: scene, noisePixels: 0.3, seed: 4)
+            var rng = SplitMix64(seed: 11)
+            for c in images.indices {
+                images[c].features.positions = scene.points.indices.flatMap { p -> [Float] in
+                    let (u, v) = scene.normalized(point: p, camera: c)
+                    return [Float(trueCentre.x + 800 * u + 0.3 * rng.gaussian()), Float(trueCentre.y + 800 * v + 0.3 * rng.gaussian())]
+                }
+                images[c].intrinsicsSource = .exif  // the focal length from EXIF, the centre assumed
+            }
+            let verified = geometries(scene: scene, images: images.count)
+            let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+            var options = IncrementalMapper.Options()
+            options.refinesPrincipalPoint = refinesPrincipalPoint
+            var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified, options: options)
+            let result = try mapper.run()
+            let truth = scene.cameraFromWorld.enumerated().map { NamedPose(name: "\($0.offset)", worldFromCamera: $0.element.inverse) }
+            let estimated = result.images.enumerated().map { NamedPose(name: "\($0.offset)", worldFromCamera: $0.element.cameraFromWorld?.inverse) }
+            return (result, try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth).medianRotationErrorDegrees)
+        }
+        let held = try mapped(refinesPrincipalPoint: false)
+        XCTAssertEqual(held.scene.images[0].intrinsics.cx, 320, "held at the centre by default")
+        let refined = try mapped(refinesPrincipalPoint: true)
+        XCTAssertEqual(refined.scene.registeredCount, 6)
+        XCTAssertEqual(refined.scene.images[0].intrinsics.cx, trueCentre.x, accuracy: 2)
+        XCTAssertEqual(refined.scene.images[0].intrinsics.cy, trueCentre.y, accuracy: 2)
+        XCTAssertLessThan(refined.rotationError, 0.5 * held.rotationError, "held \(held.rotationError)°, refined \(refined.rotationError)°")
+    }
 }
