@@ -54,7 +54,7 @@ extension IncrementalMapper {
     func unregisteredReason(_ i: Int) -> String {
         let members = viewGraph.members(of: i)
         if members.count == 1 {
-            return "no verified pair with any other image (no geometrically consistent matches)"
+            return "no verified pair with any other image (no geometrically consistent matches)" + fewFeaturesNote(i)
         }
         if !members.contains(where: { cameraFromWorld[$0] != nil }) {
             return "one of \(members.count) images that match each other but share no verified pair with the "
@@ -63,6 +63,16 @@ extension IncrementalMapper {
         if let reason = failureReason[i] { return reason }
         return tooFewMatchesReason(i) + ": PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
             + "\(options.minPairRegistrationPoints) that both photos see, fitting one baseline length)"
+    }
+
+    /// For a photo with far fewer features than the others (under a tenth of the median): what
+    /// that usually means, so that a dark, blurred or featureless photo is told apart from one of
+    /// another place.
+    func fewFeaturesNote(_ image: Int) -> String {
+        let counts = images.map(\.features.count).sorted()
+        let median = counts[counts.count / 2], own = images[image].features.count
+        guard images.count >= 3, own * 10 < median else { return "" }
+        return "; it has \(own) features where the photos' median is \(median): it may be dark, blurred or of a plain surface"
     }
 
     /// The start of the reason an image that sees few reconstructed points gives (an open parenthesis).

@@ -80,6 +80,17 @@ final class IncrementalMapperTests: XCTestCase {
         }
         let isolated = try XCTUnwrap(result.images[6].unregisteredReason)
         XCTAssertTrue(isolated.hasPrefix("no verified pair with any other image"), isolated)
+        XCTAssertFalse(isolated.contains("features where"), isolated)
+
+        // The same photo with 20 features where the others have 300 (dark, blurred, plain): said so.
+        var sparse = images
+        sparse[6].features = ImageFeatures(imageWidth: 640, imageHeight: 480, positions: Array(images[6].features.positions.prefix(40)),
+                                           scales: Array(repeating: 3, count: 20), descriptors: Array(repeating: 0, count: 128 * 20),
+                                           colors: Array(repeating: 128, count: 60))
+        var sparseMapper = IncrementalMapper(images: sparse, tracks: FeatureTracks(keypointCounts: sparse.map(\.features.count), geometries: verified),
+                                             geometries: verified)
+        let dark = try XCTUnwrap(try sparseMapper.run().images[6].unregisteredReason)
+        XCTAssertTrue(dark.hasSuffix("; it has 20 features where the photos' median is 300: it may be dark, blurred or of a plain surface"), dark)
     }
 
     func testAGroupThatCannotStartGivesWayToTheNextLargest() throws {
