@@ -25,7 +25,7 @@ public struct RimFloor: Sendable {
         public var minimumLoopEdges = 16
         /// Largest angle between the loop's outward normal and −up, degrees.
         public var maximumTiltDegrees: Float = 30
-        /// Most of the component's vertices that may lie below the floor.
+        /// Most of the mesh's vertices that may lie below the floor, as a fraction.
         public var maximumBelowFraction: Float = 0.05
         /// Deepest a vertex may lie below the floor, as a fraction of the mesh's height above it.
         public var maximumOvershootFraction: Float = 0.05
@@ -50,13 +50,7 @@ public struct RimFloor: Sendable {
         guard !loops.isEmpty else { return nil }
         let edgeLength = mesh.medianEdgeLength()
         // Heights of every vertex a triangle uses: the cut reaches all of them.
-        var used = [Bool](repeating: false, count: mesh.positions.count)
-        for t in mesh.triangles where Int(max(t.x, t.y, t.z)) < used.count {
-            used[Int(t.x)] = true
-            used[Int(t.y)] = true
-            used[Int(t.z)] = true
-        }
-        let heights = mesh.positions.indices.filter { used[$0] }.map { simdDot(mesh.positions[$0], u) }
+        let heights = mesh.removingUnreferencedVertices().positions.map { simdDot($0, u) }
         guard let highest = heights.max(), edgeLength > 0 else { return nil }
         let minimumCosine = cos(options.maximumTiltDegrees * .pi / 180)
         var best: (plane: Plane, edges: Int)?
