@@ -29,8 +29,9 @@ public struct ObjectIsolation: Sendable {
         /// speckles on the support around the object).
         public var minimumMaskComponentFraction = 0.01
         /// At most this fraction of the object's depth samples may lie in the outer twentieth of the
-        /// region (measured: 0.03–0.7 % for objects the photos frame whole, 5.3 % for one that
-        /// overflows them); more, and the capture is left whole.
+        /// region where fewer than nearly every photo frames them (measured before the framing
+        /// condition: 0.03–0.7 % for objects the photos frame whole, 5.3 % for one that overflows
+        /// them); more, and the capture is left whole.
         public var maximumEdgeFraction = 0.02
         /// Depth samples the object needs; with fewer the capture is left whole.
         public var minimumObjectSamples = 200
@@ -75,7 +76,7 @@ public struct ObjectIsolation: Sendable {
             case .tooLittleOnTheObject(let samples, let needed):
                 return "too little depth stands where the photos look (\(samples) samples, \(needed) needed)"
             case .reachesBeyondTheFrames(let fraction):
-                return String(format: "the object reaches beyond what every photo frames (%.0f %% of it at the edge of that region): "
+                return String(format: "the object reaches beyond what every photo frames (%.1f %% of it at the edge of that region): "
                               + "photos taken too close to show it whole", 100 * fraction)
             }
         }
@@ -154,19 +155,30 @@ public struct ObjectIsolation: Sendable {
                                                                        maximumTiltDegrees: options.maximumSupportTiltDegrees)
         let clearance = plane.map { self.clearance(above: $0, samples: nearby, inlierDistance: inlierDistance) } ?? 0
         var object = Object(bounds: region.box, plane: plane, clearance: clearance)
-        let above = inRegion.filter(object.isAboveSupport)
+        // Without a support plane (a plain floor gives stereo no depth) the object may reach below
+        // the region: the sparse points that make it stop short of the foot. Depth straight under
+        // the region that nearly every photo frames is the foot's (a 24-view vase at 640 × 480 lost
+        // its lowest 3 cm without it; the floor the overshoot reaches is cut later, `RimFloor`).
+        let u = SIMD3<Float>(Float(up.x), Float(up.y), Float(up.z)) / Float(max(up.length, 1e-12))
+        let under = plane != nil ? [] : nearby.filter {
+            !regionBox.contains($0) && regionBox.isHit(from: $0, along: u) && region.isFramedByNearlyEvery($0)
+        }
+        let objectBox = regionBox.enclosing(under)
+        let above = (inRegion + under).filter(object.isAboveSupport)
         guard above.count >= minimumSamples else { throw Refusal.tooLittleOnTheObject(samples: above.count, needed: minimumSamples) }
         // An object every photo frames lies well inside the region (whose box has a margin of a
-        // tenth); one that reaches its outer twentieth goes on beyond what every photo frames.
+        // tenth); one that reaches its outer twentieth, where not nearly every photo frames it,
+        // goes on beyond what every photo frames. Depth there that nearly every photo frames is
+        // still the object's: the foot of an object on a plain floor, which few sparse points reach
+        // (3 % of a vase's depth samples at 640 × 480, all of them framed by all 24 photos).
         let inner = regionBox.grown(by: 0.9)
-        let edge = Double(above.filter { !inner.contains($0) }.count) / Double(above.count)
+        let edge = Double(above.filter { !inner.contains($0) && !region.isFramedByNearlyEvery($0) }.count) / Double(above.count)
         guard edge <= options.maximumEdgeFraction else { throw Refusal.reachesBeyondTheFrames(edgeFraction: edge) }
         // The box reaches down to the support under the object. Without one (a plain floor gives
         // stereo no depth), down along up to where it leaves the region every photo frames: the
         // foot, which few sparse points reach, is still the object's (its lowest 55–124 mm were
         // cut from a 0.4 m vase on a plain floor).
-        let u = SIMD3<Float>(Float(up.x), Float(up.y), Float(up.z)) / Float(max(up.length, 1e-12))
-        let footprint = plane.map { plane in above.map { plane.projected($0) } } ?? above.map { $0 - regionBox.exitDistance(from: $0, along: -u) * u }
+        let footprint = plane.map { plane in above.map { plane.projected($0) } } ?? above.map { $0 - objectBox.exitDistance(from: $0, along: -u) * u }
         guard let bounds = BoundingBox.estimate(enclosing: above + footprint, trimmedFraction: options.trimmedFraction,
                                                 marginFraction: options.marginFraction) else {
             throw Refusal.tooLittleOnTheObject(samples: 0, needed: minimumSamples)

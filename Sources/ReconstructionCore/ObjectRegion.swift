@@ -19,6 +19,11 @@ public struct ObjectRegion: Sendable, Equatable {
     public var framingCameras: Int
     /// Cameras considered.
     public var cameraCount: Int
+    /// The cameras the region was found from, and how many of them must frame a point (with
+    /// what margin) for it to be where nearly every photo looks (`isFramedByNearlyEvery(_:)`).
+    public var cameras: [Camera] = []
+    public var framingNeeded = 0
+    public var frameMarginFraction = 0.0
 
     public struct Options: Sendable, Equatable {
         /// Registered cameras an object capture has at least.
@@ -47,7 +52,7 @@ public struct ObjectRegion: Sendable, Equatable {
     }
 
     /// A registered camera: its pose and intrinsics.
-    public struct Camera: Sendable {
+    public struct Camera: Sendable, Equatable {
         public var cameraFromWorld: RigidTransform
         public var intrinsics: CameraIntrinsics
 
@@ -80,7 +85,22 @@ public struct ObjectRegion: Sendable, Equatable {
               let box = BoundingBox.estimate(enclosing: inside.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) },
                                              trimmedFraction: options.trimmedFraction, marginFraction: options.marginFraction)
         else { return nil }
-        return ObjectRegion(focus: focus, box: box, framingCameras: framing, cameraCount: cameras.count)
+        return ObjectRegion(focus: focus, box: box, framingCameras: framing, cameraCount: cameras.count,
+                            cameras: cameras, framingNeeded: needed, frameMarginFraction: options.frameMarginFraction)
+    }
+
+    /// Whether `point` (world frame) is in frame in nearly every photo, as the region's sparse
+    /// points are (`Options.pointFramingFraction` of its cameras, away from their borders).
+    public func isFramedByNearlyEvery(_ point: SIMD3<Float>) -> Bool {
+        let p = Vector3(Double(point.x), Double(point.y), Double(point.z))
+        var framed = 0, left = cameras.count
+        for camera in cameras {
+            if Self.isInFrame(p, camera, margin: frameMarginFraction) { framed += 1 }
+            left -= 1
+            if framed >= framingNeeded { return true }
+            if framed + left < framingNeeded { return false }
+        }
+        return framed >= framingNeeded
     }
 
     /// The point nearest, in least squares, to every camera's optical axis; nil when the axes are
