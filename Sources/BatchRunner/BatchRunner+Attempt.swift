@@ -13,7 +13,8 @@ extension BatchRunner {
         let outputs = JobOutputs(finalDirectory: outputDirectory, attempt: job.attempts)
         // A runner killed between the output commit and the ledger update left whole outputs:
         // record them instead of computing them again.
-        if let manifest = JobOutputs.committed(at: outputDirectory, jobID: job.id, specDigest: job.specDigest) {
+        if let manifest = JobOutputs.committed(at: outputDirectory, jobID: job.id, specDigest: job.specDigest,
+                                              enqueuedAt: job.enqueuedAt) {
             finish(job, runnerID: runnerID, outputDirectory: outputDirectory, files: manifest.files.map(\.path),
                    detail: "outputs committed by attempt \(manifest.attempt) before its runner stopped")
             return

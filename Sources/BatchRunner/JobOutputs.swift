@@ -65,11 +65,13 @@ public struct JobOutputs: Sendable {
         return manifest
     }
 
-    /// The manifest of a whole output folder this job (with this spec) already committed, or nil.
-    /// A runner killed between the commit and the ledger's update finds it on the next attempt.
-    public static func committed(at directory: URL, jobID: String, specDigest: String) -> OutputManifest? {
+    /// The manifest of a whole output folder this job (with this spec, enqueued at `enqueuedAt`)
+    /// already committed, or nil. A runner killed between the commit and the ledger's update finds
+    /// it on the next attempt. Outputs written before the job was enqueued are a removed job's of
+    /// the same name, whose photos may have changed since: they are computed again.
+    public static func committed(at directory: URL, jobID: String, specDigest: String, enqueuedAt: Double) -> OutputManifest? {
         guard let manifest = OutputManifest.read(in: directory), manifest.jobID == jobID, manifest.specDigest == specDigest,
-              manifest.mismatch(in: directory) == nil else { return nil }
+              manifest.writtenAt >= enqueuedAt, manifest.mismatch(in: directory) == nil else { return nil }
         return manifest
     }
 

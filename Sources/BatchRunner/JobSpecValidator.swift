@@ -124,8 +124,13 @@ struct JobSpecValidator {
         guard !spec.requests.isEmpty else { throw JobProblem("'requests' is empty: ask for poses, pointCloud, bounds or a model") }
         if let problem = spec.retry.problem { throw JobProblem(problem) }
         var paths: Set<String> = []
+        var asked: Set<String> = []
         for request in spec.requests {
-            guard case .model(let model) = request else { continue }
+            guard case .model(let model) = request else {
+                let name = "\(request)"
+                guard asked.insert(name).inserted else { throw JobProblem("'requests' asks for \(name) twice") }
+                continue
+            }
             let path = model.path
             guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("."), !path.split(separator: "/").contains("..") else {
                 throw JobProblem("model path '\(path)' must be a plain relative name inside the output folder")

@@ -111,8 +111,9 @@ public struct SessionJobExecutor: JobExecutor {
     /// Whether the same photos and spec would fail the same way again: the pipeline is
     /// deterministic (seeded sampling), so too few usable or registered photos, or no depth to
     /// fuse, are not worth a retry; anything else (I/O, memory) may be.
-    static func isDeterministic(_ error: any Error) -> Bool {
-        error is PoseEstimation.PoseEstimationError || error is SurfaceReconstruction.SurfaceError || error is PhotogrammetrySession.Error
+    public static func isDeterministic(_ error: any Error) -> Bool {
+        if case DenseStereo.DenseStereoError.noUsableViews = error { return true }
+        return error is PoseEstimation.PoseEstimationError || error is SurfaceReconstruction.SurfaceError || error is PhotogrammetrySession.Error
     }
 
     static func sessionRequest(_ request: JobRequest, outputDirectory: URL) -> PhotogrammetrySession.Request {
@@ -166,7 +167,8 @@ struct ProgressTracker {
     private var stage = "features"
 
     init(requests: [PhotogrammetrySession.Request]) {
-        fractions = Dictionary(uniqueKeysWithValues: requests.map { ($0, 0) })
+        // A request asked twice is one request (the session runs it once).
+        fractions = Dictionary(requests.map { ($0, 0) }, uniquingKeysWith: { first, _ in first })
     }
 
     mutating func update(_ request: PhotogrammetrySession.Request, fraction: Double) -> JobProgress {

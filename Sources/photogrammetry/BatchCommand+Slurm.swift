@@ -37,15 +37,15 @@ struct SlurmOptions: ParsableArguments {
 extension BatchCommand {
     /// `--backend slurm`: checks Slurm before touching the ledger, enqueues, submits one job array
     /// of the queued jobs and (unless --no-wait) follows them to their end.
-    func runOnSlurm() async throws {
+    func runOnSlurm(reporter: BatchReporter) async throws {
         let client = SlurmClient()
         if !enqueueOnly { try client.checkReady() }
         let file = try jobs.map { try JobsFile.load(URL(fileURLWithPath: $0)) }
         try OutputFolder.checkFolder(output, option: "-o")
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
+        try requireLedger(unless: file != nil, layout: layout)
         // A new ledger for Slurm uses the rollback journal, so tasks on other nodes can share it.
         let ledger = try JobLedger(path: layout.ledger, journalForNewLedger: .rollback)
-        let reporter = BatchReporter(json: json)
         if ledger.journal == .wal {
             reporter.note("\(layout.ledger.path) is a WAL ledger (made by a local batch run): Slurm tasks must then run on this host; "
                           + "a new output folder gets a ledger that nodes can share over a network file system")
@@ -77,7 +77,7 @@ extension BatchCommand {
             return
         }
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
-        reporter.finish(summary: summary, failedJobs: failed, stillOpen: stillOpen)
+        reporter.finish(summary: summary, rejected: enqueued?.invalid ?? 0, failedJobs: failed, stillOpen: stillOpen)
         if summary.stopped {
             reporter.note("stopped waiting: the submitted jobs go on in Slurm (`photogrammetry jobs cancel ID -o \(output)` cancels one)")
             throw ExitCode(130)

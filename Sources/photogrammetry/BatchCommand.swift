@@ -69,15 +69,27 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if backend == .slurm { return try await runOnSlurm() }
+        let reporter = BatchReporter(json: json)
+        do {
+            if backend == .slurm { return try await runOnSlurm(reporter: reporter) }
+            try await runHere(reporter: reporter)
+        } catch {
+            // With --json, a run that stops on an error says so on standard output too.
+            if !(error is ExitCode) { reporter.failure(error) }
+            throw error
+        }
+    }
+
+    private func runHere(reporter: BatchReporter) async throws {
         // The jobs file and the output folder are checked before the ledger is created, so a
         // mistake in either leaves nothing behind.
         let file = try jobs.map { try JobsFile.load(URL(fileURLWithPath: $0)) }
         try OutputFolder.checkFolder(output, option: "-o")
         let layout = BatchLayout(root: URL(fileURLWithPath: output, isDirectory: true))
+        try requireLedger(unless: file != nil, layout: layout)
         let ledger = try JobLedger(path: layout.ledger)
-        let reporter = BatchReporter(json: json)
-        let fileIDs = try file.map { try enqueue($0, into: ledger, reporter: reporter).ids }
+        let enqueued = try file.map { try enqueue($0, into: ledger, reporter: reporter) }
+        let fileIDs = enqueued?.ids
         if enqueueOnly { return }
 
         var options = BatchRunner.Options()
@@ -97,9 +109,17 @@ struct BatchCommand: AsyncParsableCommand {
         let summary = try await runner.run()
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
         let open = try ledger.jobs(in: [.queued, .running]).count
-        reporter.finish(summary: summary, failedJobs: failed, stillOpen: open)
+        reporter.finish(summary: summary, rejected: enqueued?.invalid ?? 0, failedJobs: failed, stillOpen: open)
         if summary.stopped { throw ExitCode(130) }
         if !failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Without a jobs file the ledger must be there already: a mistyped folder is not a new, empty
+    /// batch that "completes" at once.
+    func requireLedger(unless givenJobs: Bool, layout: BatchLayout) throws {
+        guard !givenJobs, !FileManager.default.fileExists(atPath: layout.ledger.path) else { return }
+        throw CommandFailure("\(output) holds no batch ledger (\(JobLedger.fileName)): give a jobs file to start a batch there, "
+                             + "or the folder of an existing batch to resume it")
     }
 
     /// Enqueues the jobs file's jobs, reporting each.

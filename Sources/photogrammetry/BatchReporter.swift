@@ -138,15 +138,17 @@ final class BatchReporter: @unchecked Sendable {
         }
     }
 
-    func finish(summary: BatchRunner.Summary, failedJobs: [JobRecord], stillOpen: Int) {
+    /// The run's summary; `rejected` jobs of the jobs file were invalid and count as failed.
+    func finish(summary: BatchRunner.Summary, rejected: Int, failedJobs: [JobRecord], stillOpen: Int) {
         locked {
             clearBlock()
-            var fields: [String: Any] = ["event": "summary", "completed": summary.completed, "failed": summary.failed,
+            let failed = summary.failed + rejected
+            var fields: [String: Any] = ["event": "summary", "completed": summary.completed, "failed": failed, "rejected": rejected,
                                          "cancelled": summary.cancelled, "retried": summary.retried, "recovered": summary.recovered,
                                          "interrupted": summary.interrupted, "seconds": rounded(summary.seconds, 2), "still_queued_or_running": stillOpen]
             fields["failed_jobs"] = failedJobs.map { ["job": $0.id, "message": $0.error ?? ""] }
-            var text = String(format: "batch: %d completed, %d failed, %d cancelled in %.1f s", summary.completed, summary.failed,
-                              summary.cancelled, summary.seconds)
+            var text = String(format: "batch: %d completed, %d failed%@, %d cancelled in %.1f s", summary.completed, failed,
+                              rejected > 0 ? " (\(rejected) invalid when added)" : "", summary.cancelled, summary.seconds)
             if summary.recovered > 0 { text += " (\(summary.recovered) recovered from a dead runner)" }
             if stillOpen > 0 { text += "; \(stillOpen) still queued or running" }
             // The ledger's failed jobs: those that failed in this run, invalid specs (which never
@@ -154,6 +156,15 @@ final class BatchReporter: @unchecked Sendable {
             if !failedJobs.isEmpty { text += "\n\(failedJobs.count) job(s) in the ledger failed (this run, earlier runs or invalid specs):" }
             for job in failedJobs { text += "\n  failed '\(job.id)': \(job.error ?? "")" }
             emit(fields, text: text)
+        }
+    }
+
+    /// The error that stopped the run: with `--json` an `error` event on standard output (the
+    /// message itself goes to standard error as for every command).
+    func failure(_ error: any Error) {
+        locked {
+            clearBlock()
+            if json { line(["event": "error", "message": "\(error)"]) }
         }
     }
 

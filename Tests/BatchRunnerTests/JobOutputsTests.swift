@@ -12,6 +12,7 @@ final class JobOutputsTests: XCTestCase {
 
     func testCommitMovesTheStagedFilesIntoPlaceWithAManifest() throws {
         let final = try BatchFixtures.temporaryDirectory(self).appendingPathComponent("jobs/a/output")
+        let enqueued = Date().timeIntervalSince1970
         let outputs = JobOutputs(finalDirectory: final, attempt: 1)
         try outputs.prepare()
         try write("{}", "poses.json", in: outputs.stagingDirectory)
@@ -24,9 +25,12 @@ final class JobOutputsTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: final.appendingPathComponent("poses.json"), encoding: .utf8), "{}")
         XCTAssertEqual(OutputManifest.read(in: final), manifest)
         XCTAssertNil(manifest.mismatch(in: final))
-        XCTAssertEqual(JobOutputs.committed(at: final, jobID: "a", specDigest: "d1"), manifest)
-        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "other spec"))
-        XCTAssertNil(JobOutputs.committed(at: final, jobID: "b", specDigest: "d1"))
+        XCTAssertEqual(JobOutputs.committed(at: final, jobID: "a", specDigest: "d1", enqueuedAt: enqueued), manifest)
+        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "other spec", enqueuedAt: enqueued))
+        XCTAssertNil(JobOutputs.committed(at: final, jobID: "b", specDigest: "d1", enqueuedAt: enqueued))
+        // A job of the same name and spec enqueued after the commit (removed and added again, its
+        // photos perhaps changed) computes its outputs again.
+        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "d1", enqueuedAt: manifest.writtenAt + 1))
     }
 
     func testANewAttemptRemovesWhatAnInterruptedOneLeft() throws {
@@ -82,6 +86,6 @@ final class JobOutputsTests: XCTestCase {
         let manifest = try outputs.commit(jobID: "a", specDigest: "d")
         try Data("01234".utf8).write(to: final.appendingPathComponent("points.ply"))
         XCTAssertEqual(manifest.mismatch(in: final), "points.ply has 5 bytes, the manifest says 10")
-        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "d"))
+        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "d", enqueuedAt: 0))
     }
 }

@@ -64,10 +64,11 @@ final class JobsFileTests: XCTestCase {
               {"id": "escape", "input": "cap", "requests": [{"type": "model", "path": "../x.usdz"}]},
               {"id": "retries", "input": "cap", "requests": ["poses"], "retry": {"maxAttempts": 0}},
               {"id": "good", "input": "cap", "requests": ["bounds"]},
-              42
+              42,
+              {"id": "twice", "input": "cap", "requests": ["bounds", "poses", "bounds"]}
             ]
             """, in: dir)
-        XCTAssertEqual(entries.count, 14)
+        XCTAssertEqual(entries.count, 15)
         guard case .valid = entries[0] else { return XCTFail("the good job must stay valid: \(entries[0])") }
         let expected: [(Int, String)] = [
             (1, "job 'missing': input folder \(dir.appendingPathComponent("nowhere").standardizedFileURL.path) does not exist"),
@@ -83,6 +84,8 @@ final class JobsFileTests: XCTestCase {
             (11, "job 'retries': retry.maxAttempts must be at least 1"),
             (12, "job 'good' (#13): the id is already used by job #1"),
             (13, "job #14: expected a JSON object"),
+            // Asked twice, a request crashed the runner that ran the job, at every restart.
+            (14, "job 'twice': 'requests' asks for bounds twice"),
         ]
         for (index, text) in expected {
             let message = problem(entries[index]) ?? "(valid)"

@@ -69,6 +69,18 @@ final class BatchCommandTests: XCTestCase {
         let blocked = try CLIRunner.run(["batch", broken.path, "-o", blocker.appendingPathComponent("out").path])
         XCTAssertEqual(blocked.status, 1)
         XCTAssertTrue(blocked.output.contains("\(blocker.path) is a file, not a folder"), blocked.output)
+
+        // With --json the error is an event on standard output too.
+        try Data("not json".utf8).write(to: broken)
+        let json = try CLIRunner.run(["batch", broken.path, "-o", out.path, "--json"])
+        XCTAssertEqual(json.status, 1)
+        XCTAssertTrue(json.output.contains(#"{"event":"error","message":"#), json.output)
+        // Without a jobs file, a folder that holds no ledger is a mistake (a mistyped folder), not
+        // an empty batch that completes.
+        let typo = try CLIRunner.run(["batch", "-o", dir.appendingPathComponent("outt").path])
+        XCTAssertEqual(typo.status, 1, typo.output)
+        XCTAssertTrue(typo.output.contains("holds no batch ledger"), typo.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("outt").path))
     }
 
     func testMalformedJobsAndMissingInputsFailAloneAndTheOthersComplete() throws {
@@ -101,7 +113,8 @@ final class BatchCommandTests: XCTestCase {
                      "job 'level': 'requests[0].detail': unknown detail level 'ultra'",
                      "job #5 (no usable id): missing 'id'",
                      "job 'badk': intrinsicsFile:",
-                     "2 completed, 1 failed"] {
+                     // The invalid jobs count as failed (the summary said 1 failed, then listed 6).
+                     "2 completed, 6 failed (5 invalid when added)"] {
             XCTAssertTrue(result.output.contains(text), "missing \"\(text)\" in:\n\(result.output)")
         }
         let ledger = try JobLedger(outputFolder: out)
