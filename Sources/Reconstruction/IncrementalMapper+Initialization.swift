@@ -28,11 +28,25 @@ extension IncrementalMapper {
         scaleAnchorImage = -1
     }
 
+    /// Starts from the best pair of `group`: the one with most inliers whose triangulation angle is
+    /// wide and that a homography does not explain; failing those, the widest of the others. A
+    /// pair that triangulates too few points gives way to the next (as COLMAP tries further
+    /// initial pairs): small photos of a textured object stopped at the first pair.
     mutating func initialize(in group: Set<Int>) throws {
         let candidates = geometries.filter { group.contains($0.pair.first) }.sorted { $0.inlierCount > $1.inlierCount }
-        var best: (TwoViewGeometry, RigidTransform, Double)?
+        var fallbacks: [(TwoViewGeometry, RigidTransform, Double)] = []
         var rotationOnly = 0
-        for g in candidates.prefix(30) {
+        var best: (pair: ImagePair, points: Int)?
+        var attempts = 0
+        func start(_ g: TwoViewGeometry, _ pose: RigidTransform) -> Bool {
+            attempts += 1
+            let count = startModel(from: g.pair, pose: pose)
+            if count >= options.minRegistrationInliers { return true }
+            if best == nil || count > best!.points { best = (g.pair, count) }
+            resetModel()
+            return false
+        }
+        for g in candidates.prefix(30) where attempts < Self.maximumInitialPairAttempts {
             guard let pose = relativePose(g) else { continue }
             let angle = g.medianTriangulationAngleDegrees ?? PairVerifier.medianTriangulationAngle(
                 pose: pose, features1: images[g.pair.first].features, features2: images[g.pair.second].features,
@@ -42,8 +56,8 @@ extension IncrementalMapper {
             let wide = angle >= options.minInitialPairAngleDegrees
             let homographic = homographyInlierRatio(g) >= options.maxInitialPairHomographyInlierRatio
             if wide && !homographic {
-                best = (g, pose, angle)
-                break
+                if start(g, pose) { return finishInitialization() }
+                continue
             }
             // With focal lengths only guessed, a pair that a homography explains cannot start: a
             // turn on the spot looks like one, and its "baseline" is the noise of a pose fitted to
@@ -56,19 +70,33 @@ extension IncrementalMapper {
                 rotationOnly += 1
                 continue
             }
-            if best == nil || angle > best!.2 { best = (g, pose, angle) }
+            fallbacks.append((g, pose, angle))
         }
-        guard let (pair, pose, _) = best else {
-            if rotationOnly > 0 {
-                throw MapperError.noInitialPair("every candidate pair (\(rotationOnly)) is what a camera turning on one spot sees, "
-                    + "and the focal length is only guessed: a homography explains at least "
-                    + "\(Int(options.maxInitialPairHomographyInlierRatio * 100)) % of each pair's matches. The photos seem to be taken "
-                    + "from one place (a panorama, a tripod) or show one plane; structure from motion needs the camera to move between "
-                    + "photos of a scene with depth, or known intrinsics (--intrinsics, an EXIF focal length)")
-            }
-            throw MapperError.noInitialPair("no verified pair with a relative pose")
+        for (g, pose, _) in fallbacks.sorted(by: { $0.2 > $1.2 }) where attempts < Self.maximumInitialPairAttempts {
+            if start(g, pose) { return finishInitialization() }
         }
-        let first = pair.pair.first, second = pair.pair.second
+        if let best {
+            throw MapperError.noInitialPair("no pair triangulates the \(options.minRegistrationInliers) points a start needs; the best of "
+                + "the \(attempts) tried, \(name(of: best.pair.first)) and \(name(of: best.pair.second)), triangulates \(best.points). "
+                + "Photos that are small or show little texture give few matches: larger photos (at least 1000 px) or more overlap "
+                + "between neighbouring photos may help")
+        }
+        if rotationOnly > 0 {
+            throw MapperError.noInitialPair("every candidate pair (\(rotationOnly)) is what a camera turning on one spot sees, "
+                + "and the focal length is only guessed: a homography explains at least "
+                + "\(Int(options.maxInitialPairHomographyInlierRatio * 100)) % of each pair's matches. The photos seem to be taken "
+                + "from one place (a panorama, a tripod) or show one plane; structure from motion needs the camera to move between "
+                + "photos of a scene with depth, or known intrinsics (--intrinsics, an EXIF focal length)")
+        }
+        throw MapperError.noInitialPair("no verified pair with a relative pose")
+    }
+
+    /// Initial pairs tried before the mapper gives up on a group.
+    static let maximumInitialPairAttempts = 10
+
+    /// Places the pair's cameras and triangulates the tracks both see; returns how many points.
+    private mutating func startModel(from pair: ImagePair, pose: RigidTransform) -> Int {
+        let first = pair.first, second = pair.second
         cameraFromWorld[first] = .identity
         cameraFromWorld[second] = pose
         fixedImage = first
@@ -77,10 +105,10 @@ extension IncrementalMapper {
             && track.contains(where: { $0.imageIndex == second }) {
             triangulate(track: t)
         }
-        let count = points.lazy.compactMap { $0 }.count
-        guard count >= options.minRegistrationInliers else {
-            throw MapperError.noInitialPair("the best pair \(pair.pair) triangulates only \(count) points")
-        }
+        return points.lazy.compactMap { $0 }.count
+    }
+
+    private mutating func finishInitialization() {
         globalAdjustment(options.growthAdjustment, refineIntrinsics: false)
         filterObservations(maxError: options.maxReprojectionErrorPixels)
     }

@@ -107,6 +107,8 @@ public struct IncrementalMapper {
 
     public let options: Options
     let images: [ImageInput]
+    /// The images' names, for messages (`#index` where not given).
+    public var imageNames: [String] = []
     let tracks: FeatureTracks
     let geometries: [TwoViewGeometry]
     /// Groups of images joined by verified pairs.
@@ -163,6 +165,7 @@ public struct IncrementalMapper {
     }
 
     func intrinsics(of image: Int) -> CameraIntrinsics { cameraIntrinsics[images[image].cameraGroup]! }
+    func name(of image: Int) -> String { image < imageNames.count ? imageNames[image] : "#\(image)" }
     var registered: [Int] { cameraFromWorld.indices.filter { cameraFromWorld[$0] != nil } }
 
     func keypoint(_ o: SparseScene.Observation) -> (x: Double, y: Double) {

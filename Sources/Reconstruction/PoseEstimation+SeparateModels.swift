@@ -34,6 +34,7 @@ extension PoseEstimation {
         let groupInputs = group.map { inputs[$0] }
         let tracks = FeatureTracks(keypointCounts: groupInputs.map(\.features.count), geometries: groupGeometries)
         var mapper = IncrementalMapper(images: groupInputs, tracks: tracks, geometries: groupGeometries, options: options)
+        mapper.imageNames = group.map { names[$0] }
         var scene: SparseScene
         do {
             scene = try mapper.run(isCancelled: isCancelled, progress: progress)

@@ -128,6 +128,7 @@ extension PoseEstimation {
                                                                       workers: options.workers)
         let tracks = FeatureTracks(keypointCounts: inputs.map(\.features.count), geometries: geometries)
         var mapper = IncrementalMapper(images: inputs, tracks: tracks, geometries: geometries, options: options.mapper)
+        mapper.imageNames = names
         // Progress is shared among the models by their images: the main one first (expected to be
         // the largest group), then each separate one.
         let minImages = options.minSeparateModelImages

@@ -109,6 +109,34 @@ final class IncrementalMapperTests: XCTestCase {
         XCTAssertEqual(result.images.map(\.isRegistered), [false, false, false, false, true, true, true])
     }
 
+    /// The pair with most inliers cannot start (its relative pose has no baseline and triangulates
+    /// nothing): the next pair starts instead, and every image registers. The mapper stopped at
+    /// the first pair (24 photos of 200 × 150 px failed with "the best pair triangulates only 21
+    /// points"); after every tried pair fails, the message names the best one's photos.
+    func testAPairThatTriangulatesTooFewPointsGivesWayToTheNext() throws {
+        let scene = SyntheticScene(pointCount: 300, cameraCount: 5, seed: 12)
+        let images = inputs(scene: scene, noisePixels: 0.2, seed: 7)
+        var verified = geometries(scene: scene, images: 5)
+        for g in verified.indices where verified[g].pair != ImagePair(0, 1) {
+            verified[g].keypoints1.removeLast(50)
+            verified[g].keypoints2.removeLast(50)
+        }
+        let bad = try XCTUnwrap(verified.firstIndex { $0.pair == ImagePair(0, 1) })
+        verified[bad].secondFromFirst = RigidTransform(rotation: .identity, translation: Vector3(0, 0, 0))
+        let tracks = FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified)
+        var mapper = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+        XCTAssertEqual(try mapper.run().registeredCount, 5)
+
+        // Every pair without baseline: the error names the photos of the pair that came closest.
+        for g in verified.indices { verified[g].secondFromFirst = RigidTransform(rotation: .identity, translation: Vector3(0, 0, 0)) }
+        var failing = IncrementalMapper(images: images, tracks: tracks, geometries: verified)
+        failing.imageNames = (0..<5).map { "photo-\($0).jpg" }
+        XCTAssertThrowsError(try failing.run()) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("no pair triangulates the 30 points a start needs; the best of the 10 tried, photo-"), message)
+        }
+    }
+
     /// Pairs (0, 1) and (1, 2) share `firstPair` and `secondPair` points, but only `shared` of them
     /// are seen by all three images: too few for the third image to register by PnP. The pair with
     /// more inliers starts the reconstruction.
