@@ -1,8 +1,19 @@
+import Foundation
+
 /// Finds the EXIF block of a HEIF/HEIC file (ISO base media file format): the item of type
 /// `Exif` listed in the `meta` box's `iinf`, located by `iloc`. The item's payload starts with a
 /// 4-byte big-endian offset to the TIFF header. Every read is bounds-checked; a malformed or
 /// truncated file gives nil, never a trap.
-enum HEIFExifLocator {
+public enum HEIFExifLocator {
+    /// Whether the file at `url` starts as a HEIF file does (its name aside: a JPEG called
+    /// `.heic` is a JPEG); false when it cannot be read.
+    public static func isHEIF(contentsOf url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 12) else { return false }
+        return isHEIF([UInt8](head))
+    }
+
     /// Whether `bytes` start with a HEIF `ftyp` box (brands heic, heix, mif1, msf1, heim, heis, avif…).
     static func isHEIF(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 12, bytes[4...7].elementsEqual("ftyp".utf8) else { return false }

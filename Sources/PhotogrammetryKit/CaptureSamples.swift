@@ -58,7 +58,8 @@ public struct CaptureSamples: Sendable {
             } catch {
                 sample.rejection = "\(error)"
             }
-            if ["heic", "heif"].contains(url.pathExtension.lowercased()) {
+            // Depth is looked for in HEIF files, whatever their names (a JPEG called .heic has none).
+            if HEIFExifLocator.isHEIF(contentsOf: url) {
                 do {
                     sample.depth = try embeddedDepth(url)
                 } catch {
