@@ -45,6 +45,15 @@ enum PhotoFolder {
     }
 
     /// The failure for a folder without photos, listing the extensions looked for.
+    /// A note when `folder` holds a `K.txt` and no intrinsics were given: it is read only when
+    /// given (`synth` writes one beside its photos), so a user who expected it used learns how.
+    static func unusedKFile(_ folder: URL, intrinsicsGiven: Bool) -> String? {
+        let k = folder.appendingPathComponent("K.txt")
+        guard !intrinsicsGiven, FileManager.default.fileExists(atPath: k.path) else { return nil }
+        return "\(k.path) is not read unless given: --intrinsics-file \(k.path) holds the intrinsics fixed; "
+            + "without it they come from EXIF or self-calibration"
+    }
+
     static func noPhotos(_ path: String) -> CommandFailure {
         let extensions = ImageFolder.imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
         let folder = URL(fileURLWithPath: path, isDirectory: true)

@@ -33,7 +33,7 @@ struct PoseOptions: ParsableArguments {
     @Option(help: "Maximum features per image.")
     var maxFeatures = 8192
 
-    @Option(help: "Feature sensitivity: normal (SIFT from the photo's own resolution) or high (from twice it, as COLMAP's default; more precise rotations, about 2.7 GB peak and 1.5–2× the time on 6-megapixel photos).")
+    @Option(help: "Feature sensitivity: normal (SIFT from the photo's own resolution; photos of at most 1600 px from twice it already) or high (from twice the resolution for every photo, as COLMAP's default; more precise rotations, about 2.7 GB peak and 1.5–2× the time on 6-megapixel photos).")
     var featureSensitivity: FeatureSensitivity = .normal
 
     /// The window of `--matching sequential` (and of a session told its samples are ordered).

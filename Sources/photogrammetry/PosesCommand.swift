@@ -104,6 +104,7 @@ struct PosesCommand: AsyncParsableCommand {
         let outputURL = URL(fileURLWithPath: output)
         let given = try known.load()
         let imagesURL = try PhotoFolder.resolve(imagesDir, reporter: reporter)
+        if let note = PhotoFolder.unusedKFile(imagesURL, intrinsicsGiven: known.isGiven) { reporter.note(note) }
         // Checked before any work, so a bad -o does not cost a whole run.
         try OutputFolder.prepare(outputURL)
 

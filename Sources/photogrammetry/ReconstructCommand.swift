@@ -168,6 +168,7 @@ struct ReconstructCommand: ParsableCommand {
         let given = try known.load()
         if !isKeyframeFolder, poses == nil, try ImageFolder.listImages(in: imagesURL).isEmpty { throw PhotoFolder.noPhotos(imagesURL.path) }
         if !isKeyframeFolder, let note = PhotoFolder.unreadSubfolders(imagesURL) { reporter.note(note) }
+        if !isKeyframeFolder, poses == nil, let note = PhotoFolder.unusedKFile(imagesURL, intrinsicsGiven: known.isGiven) { reporter.note(note) }
         let stereoSize = try resolvedStereoImageSize()
 
         let scene: SparseScene
