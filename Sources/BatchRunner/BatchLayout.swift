@@ -61,12 +61,24 @@ extension BatchLayout {
 extension JobsFile {
     /// The file with each job whose output folder `layout` reserves (`BatchLayout.problem(withOutput:)`)
     /// made invalid, saying why, so it fails at once instead of losing another job's outputs.
+    /// So is a job whose output lies inside another's, or around it: a job's outputs replace its
+    /// whole folder, so the outer job's would remove the inner one's (the later job in the file is
+    /// the one refused).
     public func checked(against layout: BatchLayout) -> JobsFile {
         var file = self
+        var outputs: [(path: String, id: String)] = []
         file.entries = entries.map { entry in
-            guard case .valid(let spec) = entry, let output = spec.output,
-                  let problem = layout.problem(withOutput: URL(fileURLWithPath: output, isDirectory: true)) else { return entry }
-            return .invalid(id: spec.id, raw: spec.canonicalJSON(), problem: "job '\(spec.id)': \(problem)")
+            guard case .valid(let spec) = entry, let output = spec.output else { return entry }
+            if let problem = layout.problem(withOutput: URL(fileURLWithPath: output, isDirectory: true)) {
+                return .invalid(id: spec.id, raw: spec.canonicalJSON(), problem: "job '\(spec.id)': \(problem)")
+            }
+            if let other = outputs.first(where: { Self.isNested(output, $0.path) }) {
+                return .invalid(id: spec.id, raw: spec.canonicalJSON(),
+                                problem: "job '\(spec.id)': output \(output) and job '\(other.id)'s output \(other.path) lie one inside "
+                                    + "the other, and a job's outputs replace its whole folder; give each job a folder of its own")
+            }
+            outputs.append((output, spec.id))
+            return entry
         }
         return file
     }

@@ -170,10 +170,28 @@ struct JobSpecValidator {
         }
         if let output = spec.output {
             let url = absolute(output, from: baseDirectory)
-            if let problem = JobOutputs.problemReplacing(url, jobID: spec.id) { throw JobProblem(problem) }
+            if let problem = JobOutputs.problemReplacing(url, jobID: spec.id) ?? Self.problemCreating(url) { throw JobProblem(problem) }
             spec.output = url.path
         }
         return spec
+    }
+
+    /// Why the output folder `url` could not be made (its staging folder is made beside it), or
+    /// nil: the nearest folder above it that exists must be a folder, and one we can create in
+    /// (tried with a hidden folder, removed at once: permissions, read-only or immutable folders).
+    static func problemCreating(_ url: URL) -> String? {
+        var ancestor = url.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: ancestor.path), ancestor.path != "/" { ancestor.deleteLastPathComponent() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "output \(url.path) cannot be made: \(ancestor.path) is a file, not a folder"
+        }
+        let probe = ancestor.appendingPathComponent(".photogrammetry-probe-\(UUID().uuidString)")
+        guard mkdir(probe.path, 0o700) == 0 else {
+            return "output \(url.path) cannot be made: cannot create folders in \(ancestor.path) (\(String(cString: strerror(errno))))"
+        }
+        rmdir(probe.path)
+        return nil
     }
 
     /// `input/images` when it exists, else `input`.

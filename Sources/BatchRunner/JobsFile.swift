@@ -67,6 +67,12 @@ public struct JobsFile: Sendable {
         return JobsFile(entries: entries)
     }
 
+    /// Whether one of two different folder paths lies inside the other.
+    static func isNested(_ a: String, _ b: String) -> Bool {
+        let a = a.hasSuffix("/") ? a : a + "/", b = b.hasSuffix("/") ? b : b + "/"
+        return a != b && (a.hasPrefix(b) || b.hasPrefix(a))
+    }
+
     /// The file's job values: from one JSON document, else from JSON Lines (a line that does not
     /// parse becomes a failure for that job).
     private static func split(_ data: Data, name: String) throws -> [Result<Any, JobProblem>] {

@@ -187,6 +187,18 @@ final class JobsFileTests: XCTestCase {
         XCTAssertTrue(problem(entries[0])?.contains("already holds files that no batch job wrote") == true, "\(entries[0])")
     }
 
+    /// An output folder that cannot be made fails the job when it is added, naming why (it was
+    /// accepted, then failed at run time naming a hidden staging folder).
+    func testAnOutputThatCannotBeMadeIsRefused() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        try Data("a file".utf8).write(to: dir.appendingPathComponent("afile"))
+        let entries = try parse(#"[{"id": "a", "input": "cap", "requests": ["poses"], "output": "afile/out/deeper"}]"#, in: dir)
+        let afile = dir.appendingPathComponent("afile").standardizedFileURL.path
+        XCTAssertEqual(problem(entries[0]), "job 'a': output \(afile)/out/deeper cannot be made: \(afile) is a file, not a folder")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".photogrammetry-probe") }, [])
+    }
+
     func testRetryDelaysGrowGeometricallyUpToTheCap() {
         let policy = RetryPolicy(maxAttempts: 5, backoffSeconds: 10, backoffMultiplier: 2, maxBackoffSeconds: 30)
         XCTAssertEqual((1...4).map(policy.delay(afterFailure:)), [10, 20, 30, 30])
@@ -203,7 +215,10 @@ final class JobsFileTests: XCTestCase {
              {"id": "around-it", "input": "cap", "requests": ["poses"], "output": "wrap"},
              {"id": "slurm-logs", "input": "cap", "requests": ["poses"], "output": "wrap/out/slurm/x"},
              {"id": "beside", "input": "cap", "requests": ["poses"], "output": "wrap/out/results/beside"},
-             {"id": "elsewhere", "input": "cap", "requests": ["poses"], "output": "results/elsewhere"}]
+             {"id": "elsewhere", "input": "cap", "requests": ["poses"], "output": "results/elsewhere"},
+             {"id": "within", "input": "cap", "requests": ["poses"], "output": "results/elsewhere/inner"},
+             {"id": "around", "input": "cap", "requests": ["poses"], "output": "results"},
+             {"id": "alike", "input": "cap", "requests": ["poses"], "output": "results/elsewhere2"}]
             """.utf8), name: "jobs.json", baseDirectory: dir)
         let layout = BatchLayout(root: dir.appendingPathComponent("wrap/out"))
         let entries = file.checked(against: layout).entries
@@ -215,5 +230,11 @@ final class JobsFileTests: XCTestCase {
         XCTAssertTrue(problem(entries[3])?.contains("is inside \(root)/slurm") == true, "\(entries[3])")
         XCTAssertNil(problem(entries[4]))
         XCTAssertNil(problem(entries[5]))
+        // Outputs one inside the other: re-running the outer job removed the inner one's outputs.
+        let elsewhere = dir.appendingPathComponent("results/elsewhere").standardizedFileURL.path
+        XCTAssertEqual(problem(entries[6]), "job 'within': output \(elsewhere)/inner and job 'elsewhere's output \(elsewhere) lie one inside "
+                       + "the other, and a job's outputs replace its whole folder; give each job a folder of its own")
+        XCTAssertTrue(problem(entries[7])?.contains("lie one inside the other") == true, "\(entries[7])")
+        XCTAssertNil(problem(entries[8]), "a name that only begins like another's is not inside it")
     }
 }
