@@ -34,6 +34,11 @@ public struct PoseEstimation: Sendable {
     public struct InvalidImage: Error, Sendable, Equatable {
         public var name: String
         public var reason: String
+
+        public init(name: String, reason: String) {
+            self.name = name
+            self.reason = reason
+        }
     }
 
     public struct Report: Sendable {
@@ -59,7 +64,18 @@ public struct PoseEstimation: Sendable {
         public var description: String {
             switch self {
             case .tooFewImages(let usable, let invalid):
-                let skipped = invalid.map { "\n  \($0.name): \($0.reason)" }.joined()
+                // Photos skipped for the same reason share one line.
+                var reasons: [String] = [], names: [String: [String]] = [:]
+                for image in invalid {
+                    if names[image.reason] == nil { reasons.append(image.reason) }
+                    names[image.reason, default: []].append(image.name)
+                }
+                let skipped = reasons.map { reason -> String in
+                    let group = names[reason]!
+                    let listed = group.count <= 4 ? group.joined(separator: ", ")
+                        : group.prefix(3).joined(separator: ", ") + " and \(group.count - 3) more"
+                    return "\n  \(listed)\(group.count > 1 ? " (\(group.count) photos)" : ""): \(reason)"
+                }.joined()
                 return "need at least 2 usable images, found \(usable)" + (invalid.isEmpty ? "" : "; skipped:" + skipped)
             case .reconstructionFailed(let why):
                 return "reconstruction failed: \(why)"

@@ -21,6 +21,9 @@ final class ProgressReporter: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var isClosed = false
     private var warned: [String] = []
+    /// Per problem of a skipped photo (its reason without the name), the first photo it was
+    /// printed for: a K that fits no photo skipped each with the same long sentence.
+    private var skippedProblems: [String: String] = [:]
 
     /// Every warning given so far, in order (unindented), for the output files that keep them.
     var warnings: [String] {
@@ -43,7 +46,7 @@ final class ProgressReporter: @unchecked Sendable {
         case .requestProgressInfo(_, let info):
             progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
         case .invalidSample(_, let reason):
-            warning("skipped \(reason)")  // the reason starts with the photo's name
+            skipped(reason)
         case .inputWarning(let text):
             warning(text)
         case .automaticDownsampling:
@@ -101,6 +104,22 @@ final class ProgressReporter: @unchecked Sendable {
             write("\n", to: .standardError)
             barShown = false
         }
+    }
+
+    /// A photo skipped for `reason`, which starts with its name. As text, a problem already
+    /// printed for another photo is not repeated; JSON lines carry every reason whole.
+    func skipped(_ reason: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !json, let colon = reason.range(of: ": ") else { return warning("skipped \(reason)") }
+        let name = String(reason[..<colon.lowerBound]), problem = String(reason[colon.upperBound...])
+        guard let first = skippedProblems[problem] else {
+            skippedProblems[problem] = name
+            return warning("skipped \(reason)")
+        }
+        finish()
+        warned.append("skipped \(reason)")
+        write("warning: skipped \(name): the same problem as \(first)\n", to: .standardError)
     }
 
     func warning(_ text: String) {

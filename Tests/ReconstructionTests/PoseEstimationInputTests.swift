@@ -25,6 +25,16 @@ final class PoseEstimationInputTests: XCTestCase {
         }
     }
 
+    /// Photos skipped for one reason share a line of the error (a K that fit none of 11 photos
+    /// repeated its sentence 11 times).
+    func testPhotosSkippedForOneReasonShareALine() {
+        let reason = "the given K cannot describe this 1024×683 photo"
+        let invalid = (0..<6).map { PoseEstimation.InvalidImage(name: "000\($0).jpg", reason: reason) } + [PoseEstimation.InvalidImage(name: "x.jpg", reason: "empty")]
+        let text = "\(PoseEstimation.PoseEstimationError.tooFewImages(usable: 0, invalid: invalid))"
+        XCTAssertEqual(text, "need at least 2 usable images, found 0; skipped:\n  0000.jpg, 0001.jpg, 0002.jpg and 3 more (6 photos): \(reason)"
+                       + "\n  x.jpg: empty")
+    }
+
     /// The same photo under two names adds no view: the copy is set aside, naming the original,
     /// and a photo of the same texture shifted by a few pixels is kept.
     func testACopyOfAPhotoIsSetAsideNamingTheOriginal() throws {
