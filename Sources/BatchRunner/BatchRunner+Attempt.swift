@@ -33,7 +33,7 @@ extension BatchRunner {
         defer { state.ended(job.id) }
         do {
             try await task.value
-            let manifest = try outputs.commit(jobID: job.id, specDigest: job.specDigest)
+            let manifest = try outputs.commit(jobID: job.id, specDigest: job.specDigest, enqueuedAt: job.enqueuedAt)
             finish(job, runnerID: runnerID, outputDirectory: outputDirectory, files: manifest.files.map(\.path), detail: nil)
         } catch {
             try? FileManager.default.removeItem(at: outputs.stagingDirectory)

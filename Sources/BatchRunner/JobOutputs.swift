@@ -46,8 +46,9 @@ public struct JobOutputs: Sendable {
     /// the final one.
     /// - Returns: the manifest of the committed folder.
     @discardableResult
-    public func commit(jobID: String, specDigest: String) throws -> OutputManifest {
-        let manifest = try OutputManifest.make(of: stagingDirectory, jobID: jobID, attempt: attempt, specDigest: specDigest)
+    public func commit(jobID: String, specDigest: String, enqueuedAt: Double? = nil) throws -> OutputManifest {
+        let manifest = try OutputManifest.make(of: stagingDirectory, jobID: jobID, attempt: attempt, specDigest: specDigest,
+                                               jobEnqueuedAt: enqueuedAt)
         try manifest.write(in: stagingDirectory)
         for path in manifest.files.map(\.path) + [OutputManifest.fileName] {
             Self.flush(stagingDirectory.appendingPathComponent(path))
@@ -67,11 +68,13 @@ public struct JobOutputs: Sendable {
 
     /// The manifest of a whole output folder this job (with this spec, enqueued at `enqueuedAt`)
     /// already committed, or nil. A runner killed between the commit and the ledger's update finds
-    /// it on the next attempt. Outputs written before the job was enqueued are a removed job's of
-    /// the same name, whose photos may have changed since: they are computed again.
+    /// it on the next attempt. Outputs of a removed job of the same name (another enqueue time;
+    /// in older manifests, written before this job was enqueued), whose photos may have changed
+    /// since, are computed again.
     public static func committed(at directory: URL, jobID: String, specDigest: String, enqueuedAt: Double) -> OutputManifest? {
         guard let manifest = OutputManifest.read(in: directory), manifest.jobID == jobID, manifest.specDigest == specDigest,
-              manifest.writtenAt >= enqueuedAt, manifest.mismatch(in: directory) == nil else { return nil }
+              manifest.jobEnqueuedAt.map({ $0 == enqueuedAt }) ?? (manifest.writtenAt >= enqueuedAt),
+              manifest.mismatch(in: directory) == nil else { return nil }
         return manifest
     }
 

@@ -23,17 +23,22 @@ public struct OutputManifest: Codable, Sendable, Equatable {
     public var specDigest: String
     /// Seconds since 1970 when the manifest was written.
     public var writtenAt: Double
+    /// The ledger's `enqueuedAt` of the job that wrote the folder (nil in manifests written before
+    /// it was kept): a job removed and added again under the same name has another.
+    public var jobEnqueuedAt: Double?
     /// Every file in the folder but the manifest, sorted by path.
     public var files: [File]
 
     /// Lists and checksums every regular file under `directory` (the manifest excepted).
-    public static func make(of directory: URL, jobID: String, attempt: Int, specDigest: String) throws -> OutputManifest {
+    public static func make(of directory: URL, jobID: String, attempt: Int, specDigest: String,
+                            jobEnqueuedAt: Double? = nil) throws -> OutputManifest {
         let files = try regularFiles(under: directory).filter { $0 != fileName }.sorted().map { path in
             let url = directory.appendingPathComponent(path)
             let (bytes, crc) = try checksum(url)
             return File(path: path, bytes: bytes, crc32: crc)
         }
-        return OutputManifest(jobID: jobID, attempt: attempt, specDigest: specDigest, writtenAt: Date().timeIntervalSince1970, files: files)
+        return OutputManifest(jobID: jobID, attempt: attempt, specDigest: specDigest, writtenAt: Date().timeIntervalSince1970,
+                              jobEnqueuedAt: jobEnqueuedAt, files: files)
     }
 
     /// The manifest in `directory`, or nil when there is none or it does not parse.

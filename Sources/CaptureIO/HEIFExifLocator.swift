@@ -14,7 +14,8 @@ public enum HEIFExifLocator {
         return isHEIF([UInt8](head))
     }
 
-    /// Whether `bytes` start with a HEIF `ftyp` box (brands heic, heix, mif1, msf1, heim, heis, avif…).
+    /// Whether `bytes` start with a HEIF `ftyp` box whose major brand is one of HEIF's image or
+    /// sequence brands (heic, heix, heim, heis, hevc, hevx, mif1, msf1).
     static func isHEIF(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 12, bytes[4...7].elementsEqual("ftyp".utf8) else { return false }
         let brand = String(decoding: bytes[8...11], as: UTF8.self)

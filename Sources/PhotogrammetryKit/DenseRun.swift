@@ -92,6 +92,13 @@ public struct DenseRun: Sendable {
             ? depthSidecars(scene: scene, imagesDirectory: imagesDirectory, frameDepth: frameDepth, warnings: &warnings) : []
         // Known poses and their depth must describe one scene (axes, units, intrinsics).
         if options.posesAreMetric { sidecars = try agreeingDepth(sidecars, imagesDirectory: imagesDirectory, warnings: &warnings) }
+        // Estimated poses take their scale from the depth: depth in other units would make a
+        // "metric" model 1000 times off, which nothing else would show.
+        if !options.posesAreMetric {
+            let checked = DepthSidecar.plausibleUnits(sidecars.map { ($0.image.name, $0.sidecar) })
+            if let warning = checked.warning { warnings.append(warning) }
+            sidecars = checked.kept.map { sidecars[$0] }
+        }
         // Known poses are in metres, with depth or without; otherwise the depth gives the scale,
         // and without depth the poses a capture device tracked (`TrackedPoses`) do.
         let depthMetresPerUnit = options.posesAreMetric ? 1

@@ -9,6 +9,11 @@ public struct DepthSidecar: Sendable {
     /// Per depth pixel 0 (low), 1 (medium), 2 (high); nil when there is no confidence map.
     public var confidence: GrayImage?
 
+    public init(depth: DepthMap, confidence: GrayImage?) {
+        self.depth = depth
+        self.confidence = confidence
+    }
+
     /// Per-pixel integration weights from the confidence (low 0, medium 0.5, high 1; 1 without a map).
     public var weights: [Float] {
         guard let confidence else { return depth.metres.map { $0 > 0 ? 1 : 0 } }

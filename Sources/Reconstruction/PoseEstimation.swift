@@ -72,9 +72,7 @@ public struct PoseEstimation: Sendable {
                 }
                 let skipped = reasons.map { reason -> String in
                     let group = names[reason]!
-                    let listed = group.count <= 4 ? group.joined(separator: ", ")
-                        : group.prefix(3).joined(separator: ", ") + " and \(group.count - 3) more"
-                    return "\n  \(listed)\(group.count > 1 ? " (\(group.count) photos)" : ""): \(reason)"
+                    return "\n  \(group.joined(separator: ", "))\(group.count > 1 ? " (\(group.count) photos)" : ""): \(reason)"
                 }.joined()
                 return "need at least 2 usable images, found \(usable)" + (invalid.isEmpty ? "" : "; skipped:" + skipped)
             case .reconstructionFailed(let why):

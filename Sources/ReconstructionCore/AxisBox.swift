@@ -35,26 +35,6 @@ public struct AxisBox: Sendable, Equatable {
         return t.isFinite ? max(0, t) : 0
     }
 
-    /// Whether the ray from `p` along `direction` (any length) meets the box (p inside it counts).
-    public func isHit(from p: SIMD3<Float>, along direction: SIMD3<Float>) -> Bool {
-        var near: Float = 0, far = Float.infinity
-        for i in 0..<3 {
-            if direction[i] == 0 {
-                if p[i] < lower[i] || p[i] > upper[i] { return false }
-                continue
-            }
-            let a = (lower[i] - p[i]) / direction[i], b = (upper[i] - p[i]) / direction[i]
-            near = max(near, min(a, b))
-            far = min(far, max(a, b))
-        }
-        return near <= far
-    }
-
-    /// The smallest box holding this one and `points`.
-    public func enclosing(_ points: [SIMD3<Float>]) -> AxisBox {
-        points.reduce(self) { AxisBox(lower: pointwiseMin($0.lower, $1), upper: pointwiseMax($0.upper, $1)) }
-    }
-
     /// Whether the box `otherLower … otherUpper` overlaps this one.
     public func intersects(lower otherLower: SIMD3<Float>, upper otherUpper: SIMD3<Float>) -> Bool {
         all(otherUpper .>= lower) && all(otherLower .<= upper)

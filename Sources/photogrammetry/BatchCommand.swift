@@ -109,7 +109,7 @@ struct BatchCommand: AsyncParsableCommand {
         let summary = try await runner.run()
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
         let open = try ledger.jobs(in: [.queued, .running]).count
-        reporter.finish(summary: summary, rejected: enqueued?.invalid ?? 0, failedJobs: failed, stillOpen: open)
+        reporter.finish(summary: summary, failedJobs: failed, stillOpen: open)
         if summary.stopped { throw ExitCode(130) }
         if !failed.isEmpty { throw ExitCode(1) }
     }

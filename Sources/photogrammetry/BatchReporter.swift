@@ -138,11 +138,13 @@ final class BatchReporter: @unchecked Sendable {
         }
     }
 
-    /// The run's summary; `rejected` jobs of the jobs file were invalid and count as failed.
-    func finish(summary: BatchRunner.Summary, rejected: Int, failedJobs: [JobRecord], stillOpen: Int) {
+    /// The run's summary. `failedJobs` are the ledger's failed jobs (of the jobs file, when one
+    /// was given): those that failed in this run or an earlier one, and invalid specs, which never
+    /// run; the count of failed jobs is theirs, as the exit status is.
+    func finish(summary: BatchRunner.Summary, failedJobs: [JobRecord], stillOpen: Int) {
         locked {
             clearBlock()
-            let failed = summary.failed + rejected
+            let failed = failedJobs.count, rejected = failedJobs.filter { !$0.isValid }.count
             var fields: [String: Any] = ["event": "summary", "completed": summary.completed, "failed": failed, "rejected": rejected,
                                          "cancelled": summary.cancelled, "retried": summary.retried, "recovered": summary.recovered,
                                          "interrupted": summary.interrupted, "seconds": rounded(summary.seconds, 2), "still_queued_or_running": stillOpen]
@@ -153,7 +155,7 @@ final class BatchReporter: @unchecked Sendable {
             if stillOpen > 0 { text += "; \(stillOpen) still queued or running" }
             // The ledger's failed jobs: those that failed in this run, invalid specs (which never
             // run) and failures of earlier runs not retried since.
-            if !failedJobs.isEmpty { text += "\n\(failedJobs.count) job(s) in the ledger failed (this run, earlier runs or invalid specs):" }
+            if !failedJobs.isEmpty { text += "\nfailed (this run, earlier runs or invalid specs):" }
             for job in failedJobs { text += "\n  failed '\(job.id)': \(job.error ?? "")" }
             emit(fields, text: text)
         }

@@ -44,7 +44,6 @@ enum PhotoFolder {
             + " are not read: only the photos directly in \(folder.path) are (put every photo of the capture in one folder)"
     }
 
-    /// The failure for a folder without photos, listing the extensions looked for.
     /// A note when `folder` holds a `K.txt` and no intrinsics were given: it is read only when
     /// given (`synth` writes one beside its photos), so a user who expected it used learns how.
     static func unusedKFile(_ folder: URL, intrinsicsGiven: Bool) -> String? {
@@ -54,6 +53,7 @@ enum PhotoFolder {
             + "without it they come from EXIF or self-calibration"
     }
 
+    /// The failure for a folder without photos, listing the extensions looked for.
     static func noPhotos(_ path: String) -> CommandFailure {
         let extensions = ImageFolder.imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
         let folder = URL(fileURLWithPath: path, isDirectory: true)

@@ -111,6 +111,7 @@ struct PosesCommand: AsyncParsableCommand {
         let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given)
         let samples = folder.samples
         let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())
+        reporter.sampleNames = Dictionary(samples.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
 
         for note in folder.notes { reporter.note(note) }
         for warning in folder.warnings { reporter.warning(warning) }

@@ -24,6 +24,12 @@ final class ProgressReporter: @unchecked Sendable {
     /// Per problem of a skipped photo (its reason without the name), the first photo it was
     /// printed for: a K that fits no photo skipped each with the same long sentence.
     private var skippedProblems: [String: String] = [:]
+    /// The session's photo names by sample id, set by the command that runs it.
+    var sampleNames: [Int: String] {
+        get { lock.lock(); defer { lock.unlock() }; return names }
+        set { lock.lock(); defer { lock.unlock() }; names = newValue }
+    }
+    private var names: [Int: String] = [:]
 
     /// Every warning given so far, in order (unindented), for the output files that keep them.
     var warnings: [String] {
@@ -45,8 +51,8 @@ final class ProgressReporter: @unchecked Sendable {
         switch output {
         case .requestProgressInfo(_, let info):
             progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
-        case .invalidSample(_, let reason):
-            skipped(reason)
+        case .invalidSample(let id, let reason):
+            skipped(reason, name: sampleNames[id])
         case .inputWarning(let text):
             warning(text)
         case .automaticDownsampling:
@@ -106,13 +112,13 @@ final class ProgressReporter: @unchecked Sendable {
         }
     }
 
-    /// A photo skipped for `reason`, which starts with its name. As text, a problem already
-    /// printed for another photo is not repeated; JSON lines carry every reason whole.
-    func skipped(_ reason: String) {
+    /// The photo `name` skipped for `reason`, which starts with the name. As text, a problem
+    /// already printed for another photo is not repeated; JSON lines carry every reason whole.
+    func skipped(_ reason: String, name: String?) {
         lock.lock()
         defer { lock.unlock() }
-        guard !json, let colon = reason.range(of: ": ") else { return warning("skipped \(reason)") }
-        let name = String(reason[..<colon.lowerBound]), problem = String(reason[colon.upperBound...])
+        guard !json, let name, reason.hasPrefix(name + ": ") else { return warning("skipped \(reason)") }
+        let problem = String(reason.dropFirst(name.count + 2))
         guard let first = skippedProblems[problem] else {
             skippedProblems[problem] = name
             return warning("skipped \(reason)")

@@ -18,7 +18,7 @@ final class JobOutputsTests: XCTestCase {
         try write("{}", "poses.json", in: outputs.stagingDirectory)
         try write("# cameras", "colmap/cameras.txt", in: outputs.stagingDirectory)
         XCTAssertFalse(FileManager.default.fileExists(atPath: final.path), "nothing is visible before the commit")
-        let manifest = try outputs.commit(jobID: "a", specDigest: "d1")
+        let manifest = try outputs.commit(jobID: "a", specDigest: "d1", enqueuedAt: enqueued)
         XCTAssertEqual(manifest.files.map(\.path), ["colmap/cameras.txt", "poses.json"])
         XCTAssertEqual(manifest.files.map(\.bytes), [9, 2])
         XCTAssertFalse(FileManager.default.fileExists(atPath: outputs.stagingDirectory.path))
@@ -30,7 +30,9 @@ final class JobOutputsTests: XCTestCase {
         XCTAssertNil(JobOutputs.committed(at: final, jobID: "b", specDigest: "d1", enqueuedAt: enqueued))
         // A job of the same name and spec enqueued after the commit (removed and added again, its
         // photos perhaps changed) computes its outputs again.
-        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "d1", enqueuedAt: manifest.writtenAt + 1))
+        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "d1", enqueuedAt: enqueued + 1))
+        XCTAssertNil(JobOutputs.committed(at: final, jobID: "a", specDigest: "d1", enqueuedAt: enqueued - 1),
+                     "another enqueue time, whatever the clocks")
     }
 
     func testANewAttemptRemovesWhatAnInterruptedOneLeft() throws {

@@ -20,10 +20,13 @@ final class CommandLineTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("definitely not a JPEG".utf8).write(to: dir.appendingPathComponent("broken.jpg"))
+        try Data("1 0 0\n0 1 0\n0 0 1\n".utf8).write(to: dir.appendingPathComponent("K.txt"))
         let result = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("broken.jpg"), result.output)
         XCTAssertTrue(result.output.contains("at least 2 usable images"), result.output)
+        // A K.txt beside the photos is read only when given: a note says how.
+        XCTAssertTrue(result.output.contains("K.txt is not read unless given: --intrinsics-file"), result.output)
     }
 
     private func makeFolder() throws -> URL {

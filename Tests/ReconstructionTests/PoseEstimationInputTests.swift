@@ -31,7 +31,7 @@ final class PoseEstimationInputTests: XCTestCase {
         let reason = "the given K cannot describe this 1024×683 photo"
         let invalid = (0..<6).map { PoseEstimation.InvalidImage(name: "000\($0).jpg", reason: reason) } + [PoseEstimation.InvalidImage(name: "x.jpg", reason: "empty")]
         let text = "\(PoseEstimation.PoseEstimationError.tooFewImages(usable: 0, invalid: invalid))"
-        XCTAssertEqual(text, "need at least 2 usable images, found 0; skipped:\n  0000.jpg, 0001.jpg, 0002.jpg and 3 more (6 photos): \(reason)"
+        XCTAssertEqual(text, "need at least 2 usable images, found 0; skipped:\n  0000.jpg, 0001.jpg, 0002.jpg, 0003.jpg, 0004.jpg, 0005.jpg (6 photos): \(reason)"
                        + "\n  x.jpg: empty")
     }
 
