@@ -98,7 +98,7 @@ extension CaptureSamples {
     private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// Up to four names, then how many more.
-    private static func listed(_ names: [String]) -> String {
+    static func listed(_ names: [String]) -> String {
         names.count <= 4 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more"
     }
 }

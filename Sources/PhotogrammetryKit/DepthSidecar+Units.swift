@@ -34,8 +34,7 @@ extension DepthSidecar {
         guard !refused.isEmpty else { return (kept, nil) }
         let medians = refused.map(\.1).sorted()
         let range = medians.first == medians.last ? metres(medians[0]) : "\(metres(medians.first!))–\(metres(medians.last!))"
-        let names = refused.count <= 4 ? refused.map(\.0).joined(separator: ", ")
-            : refused.prefix(3).map(\.0).joined(separator: ", ") + " and \(refused.count - 3) more"
+        let names = CaptureSamples.listed(refused.map(\.0))
         let warning = "the depth sidecars of \(refused.count) photo\(refused.count == 1 ? "" : "s") (\(names)) have a median depth of "
             + "\(range), which no capture's depth sensor gives (LiDAR reads about 0.1–5 m): other units? (16-bit PNG depth is read as "
             + "millimetres, float TIFF as metres); \(refused.count == 1 ? "that photo is" : "those photos are") used without depth"

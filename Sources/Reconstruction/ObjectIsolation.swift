@@ -181,7 +181,7 @@ public struct ObjectIsolation: Sendable {
         // the object's (its lowest 55–124 mm were cut from a 0.4 m vase on a plain floor).
         let bottom = foot.map { simdDot($0, u) }.min()
         let footprint = plane.map { plane in above.map { plane.projected($0) } } ?? above.map { p in
-            bottom.map { p - (simdDot(p, u) - min($0, simdDot(p, u))) * u } ?? p - regionBox.exitDistance(from: p, along: -u) * u
+            bottom.map { p - (simdDot(p, u) - $0) * u } ?? p - regionBox.exitDistance(from: p, along: -u) * u  // the foot is lowest
         }
         guard let bounds = BoundingBox.estimate(enclosing: above + footprint, trimmedFraction: options.trimmedFraction,
                                                 marginFraction: options.marginFraction) else {
