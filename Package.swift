@@ -3,7 +3,8 @@ import PackageDescription
 
 // System libraries (Debian): libopencv-dev, libceres-dev, libeigen3-dev, libdnnl-dev (oneDNN: the
 // descriptor-matching products), libheif-dev (HEIC, which OpenCV 4.6 cannot read; its header is
-// under the multiarch include folder) — see Scripts/install-deps.sh.
+// under the multiarch include folder), libjpeg-dev (finds JPEG data damaged mid-file, which OpenCV
+// decodes grey without an error) — see Scripts/install-deps.sh.
 // Only the C++ shim sees their headers; Swift reaches it through a plain C header.
 #if arch(arm64)
 let multiarch = "aarch64-linux-gnu"
@@ -15,7 +16,7 @@ let systemIncludes = [
 ]
 let shimLibraries: [LinkerSetting] = [
     "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_features2d", "opencv_calib3d",
-    "ceres", "glog", "gflags", "dnnl", "gomp", "meshoptimizer", "embree3", "heif",
+    "ceres", "glog", "gflags", "dnnl", "gomp", "meshoptimizer", "embree3", "heif", "jpeg",
 ].map { .linkedLibrary($0) }
 
 let package = Package(

@@ -12,6 +12,7 @@ APT_PACKAGES=(
   libmeshoptimizer-dev  # mesh decimation to the detail levels' triangle caps (quadric collapses)
   libembree-dev     # ray casting for baking normal, displacement and ambient-occlusion maps
   libheif-dev       # HEIC/HEIF photos and their embedded depth (OpenCV 4.6 cannot read HEIC)
+  libjpeg-dev       # JPEG data damaged mid-file is found through libjpeg's warnings (OpenCV drops them)
   libheif-examples  # tests: heif-enc makes the HEIC fixtures at run time
   libsqlite3-dev    # the batch ledger (GRDB links the system SQLite)
   python3-pip

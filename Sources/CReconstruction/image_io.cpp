@@ -86,6 +86,12 @@ cv::Mat decode_image(const uint8_t* encoded, size_t length, int flags) {
     silence_opencv_log();
     if (is_truncated_jpeg(encoded, length))
         throw Failure{RC_DECODE_FAILED, "truncated JPEG: the image data ends before the end-of-image marker"};
+    if (length >= 3 && encoded[0] == 0xFF && encoded[1] == 0xD8 && encoded[2] == 0xFF) {
+        const std::string damage = jpeg_damage(encoded, length);
+        if (!damage.empty())
+            throw Failure{RC_DECODE_FAILED, "corrupt JPEG: its image data is damaged (libjpeg: " + damage +
+                                                "), so parts of the photo would decode grey or garbled"};
+    }
     if (is_truncated_png(encoded, length))
         throw Failure{RC_DECODE_FAILED, "truncated PNG: the file ends before its last chunk (IEND)"};
     cv::Mat buffer(1, static_cast<int>(length), CV_8U, const_cast<uint8_t*>(encoded));

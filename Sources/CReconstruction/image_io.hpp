@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <opencv2/core.hpp>
+#include <string>
 
 /// Decoded pixels behind the C header's opaque rc_image.
 struct rc_image {
@@ -17,6 +18,11 @@ namespace rc {
 /// HEIF (HEIC, and AVIF when libheif has a decoder) is recognised by its `ftyp` brands, whatever
 /// the file is called, and decoded by libheif; everything else by OpenCV.
 cv::Mat decode_image(const uint8_t* encoded, size_t length, int flags);
+
+/// For a JPEG whose image data is damaged (libjpeg decodes it with grey or garbled blocks and a
+/// warning): libjpeg's first such warning; empty for intact data, other formats and files the
+/// decoder refuses outright.
+std::string jpeg_damage(const uint8_t* data, size_t length);
 
 /// True when the bytes start with an ISO-BMFF `ftyp` box of a HEIF brand (heic, heix, mif1, …).
 bool is_heif(const uint8_t* encoded, size_t length);

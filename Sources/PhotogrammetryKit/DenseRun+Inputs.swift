@@ -81,6 +81,7 @@ extension DenseRun {
                 if let sidecar = try DepthSidecar.load(besides: imagesDirectory.appendingPathComponent(image.name),
                                                        photoWidth: image.intrinsics.width, photoHeight: image.intrinsics.height) {
                     sidecars.append((image, index, sidecar))
+                    if let problem = sidecar.confidenceProblem { warnings.append("\(problem); the depth is used with equal weight everywhere") }
                 }
             } catch {
                 warnings.append("\(error); the photo is used without depth")

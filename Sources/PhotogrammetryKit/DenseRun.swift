@@ -66,8 +66,8 @@ public struct DenseRun: Sendable {
             throw error
         }
         // Gravity sidecars set the model's up; those that cannot be used are named.
-        let (up, unreadableGravity) = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)
-        warnings += unreadableGravity.map { "\($0); the photo's gravity is not used" }
+        let (up, gravityWarnings) = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)
+        warnings += gravityWarnings
 
         // An object capture without masks: stereo looks only where the object can be, and the
         // surface keeps to the object.
@@ -211,6 +211,7 @@ public struct DenseRun: Sendable {
             }
         }
         let fusedPoints = clouds.reduce(0) { $0 + $1.cloud.count }
+        if !options.useStereo && inputs.isEmpty && fusedPoints == 0 { throw SurfaceReconstruction.SurfaceError.noDepthWithoutStereo }
         log("fusing \(inputs.count) depth maps" + (fusedPoints > 0 ? " and \(fusedPoints) points" : ""))
         if let metresPerUnit, let voxel = surfaceOptions.voxelSize { surfaceOptions.voxelSize = voxel / Float(metresPerUnit) }
         var surface: SurfaceReconstruction.Result

@@ -8,6 +8,9 @@ public struct DepthSidecar: Sendable {
     public var depth: DepthMap
     /// Per depth pixel 0 (low), 1 (medium), 2 (high); nil when there is no confidence map.
     public var confidence: GrayImage?
+    /// Why the confidence map beside the depth could not be used (the depth then weighs the same
+    /// everywhere); nil when there is none or it was used.
+    public var confidenceProblem: DepthSidecarError?
 
     public init(depth: DepthMap, confidence: GrayImage?) {
         self.depth = depth
@@ -25,7 +28,8 @@ public struct DepthSidecar: Sendable {
 
     /// The sidecar of `photo` (size `photoWidth`×`photoHeight`), nil when it has none. A sidecar
     /// that cannot be used throws a message naming its file; the caller warns and uses the photo
-    /// without depth.
+    /// without depth. A confidence map that cannot be used leaves the depth unweighted
+    /// (`confidenceProblem`).
     public static func load(besides photo: URL, photoWidth: Int, photoHeight: Int) throws(DepthSidecarError) -> DepthSidecar? {
         let stem = photo.deletingPathExtension().lastPathComponent
         let folder = photo.deletingLastPathComponent()
@@ -34,17 +38,28 @@ public struct DepthSidecar: Sendable {
         let depth = try decodeDepth(file, photoWidth: photoWidth, photoHeight: photoHeight)
         let confidenceFile = folder.appendingPathComponent("\(stem)\(confidenceSuffix).png")
         guard FileManager.default.fileExists(atPath: confidenceFile.path) else { return DepthSidecar(depth: depth, confidence: nil) }
-        guard let data = try? Data(contentsOf: confidenceFile), let raw = try? ImageCodec.decodeUnchanged(data),
+        do {
+            return DepthSidecar(depth: depth, confidence: try decodeConfidence(confidenceFile, depth: depth))
+        } catch {
+            // The depth is good without it: every sample then weighs the same.
+            var sidecar = DepthSidecar(depth: depth, confidence: nil)
+            sidecar.confidenceProblem = error
+            return sidecar
+        }
+    }
+
+    static func decodeConfidence(_ file: URL, depth: DepthMap) throws(DepthSidecarError) -> GrayImage {
+        guard let data = try? Data(contentsOf: file), let raw = try? ImageCodec.decodeUnchanged(data),
               raw.channels == 1, case .uint8(let levels) = raw.samples else {
-            throw DepthSidecarError(file: confidenceFile, "is not a readable 8-bit single-channel confidence map")
+            throw DepthSidecarError(file: file, "is not a readable 8-bit single-channel confidence map")
         }
         guard raw.width == depth.width, raw.height == depth.height else {
-            throw DepthSidecarError(file: confidenceFile, "is \(raw.width)×\(raw.height) but its depth map is \(depth.width)×\(depth.height)")
+            throw DepthSidecarError(file: file, "is \(raw.width)×\(raw.height) but its depth map is \(depth.width)×\(depth.height)")
         }
         guard levels.allSatisfy({ $0 <= 2 }) else {
-            throw DepthSidecarError(file: confidenceFile, "has values above 2 (expected 0 low, 1 medium, 2 high)")
+            throw DepthSidecarError(file: file, "has values above 2 (expected 0 low, 1 medium, 2 high)")
         }
-        return DepthSidecar(depth: depth, confidence: GrayImage(width: raw.width, height: raw.height, pixels: levels))
+        return GrayImage(width: raw.width, height: raw.height, pixels: levels)
     }
 
     /// Depth and confidence sidecars in `folder` whose photo is missing, as warnings.
@@ -90,7 +105,7 @@ public struct DepthSidecar: Sendable {
 }
 
 /// Why a depth sidecar was not used, naming its file.
-public struct DepthSidecarError: Error, CustomStringConvertible, Equatable {
+public struct DepthSidecarError: Error, CustomStringConvertible, Equatable, Sendable {
     public var file: URL
     public var problem: String
     public init(file: URL, _ problem: String) {

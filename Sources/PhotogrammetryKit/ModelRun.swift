@@ -161,22 +161,28 @@ public enum ModelRun {
     }
 
     /// The world's up direction: from the photos' gravity sidecars when they agree, else from how
-    /// the cameras were held; nil without registered cameras. `unreadable`: the gravity sidecars
-    /// that could not be used, each naming its file.
-    public static func up(scene: SparseScene, imagesDirectory: URL) -> (up: Vector3?, unreadable: [String]) {
+    /// the cameras were held; nil without registered cameras. `warnings`: the gravity sidecars that
+    /// could not be used, each naming its file, and sidecars holding "up" (`ModelFrame.checkedUp`).
+    public static func up(scene: SparseScene, imagesDirectory: URL) -> (up: Vector3?, warnings: [String]) {
         let registered = scene.images.filter(\.isRegistered)
         let photos = registered.map { imagesDirectory.appendingPathComponent($0.name) }
-        var unreadable: [String] = []
+        var warnings: [String] = []
         let gravity = photos.map { photo -> Vector3? in
             do { return try GravitySidecar.load(besides: photo) } catch {
-                unreadable.append("\(error)")
+                warnings.append("\(error); the photo's gravity is not used")
                 return nil
             }
         }
         // As the photos are shown: a phone held upright stores portrait photos sideways, tagged to be turned.
-        let up = ModelFrame.up(cameraFromWorld: registered.compactMap(\.cameraFromWorld), gravityInCamera: gravity,
-                               exifOrientations: photos.map { ExifReader.read(contentsOf: $0)?.orientation })
-        return (up, unreadable)
+        let checked = ModelFrame.checkedUp(cameraFromWorld: registered.compactMap(\.cameraFromWorld), gravityInCamera: gravity,
+                                           exifOrientations: photos.map { ExifReader.read(contentsOf: $0)?.orientation })
+        if checked.gravityTurnedRound {
+            let named = gravity.indices.filter { gravity[$0] != nil }.map { GravitySidecar.url(besides: photos[$0]).lastPathComponent }
+            warnings.append("the gravity sidecars (\(CaptureSamples.listed(named))) point up, not down: "
+                + "taken as given, the photos would have been held upside down; they are used turned round "
+                + "(write physical down in the camera frame, x right, y down, z forward, as CoreMotion's gravity)")
+        }
+        return (checked.up, warnings)
     }
 
     /// The maps as image files: the base colour in the requested format, the data maps as PNG

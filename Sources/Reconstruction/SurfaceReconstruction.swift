@@ -117,12 +117,16 @@ public struct SurfaceReconstruction: Sendable {
 
     public enum SurfaceError: Error, CustomStringConvertible {
         case noDepth
+        /// No depth, stereo not having been asked for: every depth sidecar was refused or missing.
+        case noDepthWithoutStereo
         /// No depth, and too few registered photos for stereo to give any.
         case tooFewViews(registered: Int)
         case emptySurface
         public var description: String {
             switch self {
             case .noDepth: return "no depth to fuse: dense stereo found no depth and there is no LiDAR depth or point cloud"
+            case .noDepthWithoutStereo:
+                return "no depth to fuse: stereo was switched off and no depth sidecar or point cloud is usable (see the warnings above)"
             case .tooFewViews(let registered):
                 return "no depth to fuse: stereo keeps a depth only where at least two other photos agree, so it needs at least "
                     + "3 registered photos of the surface (\(registered) registered), and there is no LiDAR depth or point cloud"

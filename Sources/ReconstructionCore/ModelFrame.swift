@@ -57,10 +57,30 @@ public enum ModelFrame {
     /// (`up(fromGravity:)`), else from how the photos were held, as their EXIF orientation tags
     /// (nil where none) show them (`up(fromCameras:upInCamera:)`).
     public static func up(cameraFromWorld: [RigidTransform], gravityInCamera: [Vector3?], exifOrientations: [Int?]) -> Vector3? {
-        let downs = zip(cameraFromWorld, gravityInCamera).compactMap { pose, gravity in gravity.map { pose.rotation.transposed * $0 } }
-        if let up = up(fromGravity: downs) { return up }
-        return up(fromCameras: cameraFromWorld, upInCamera: exifOrientations.map(upInCamera(exifOrientation:)))
+        checkedUp(cameraFromWorld: cameraFromWorld, gravityInCamera: gravityInCamera, exifOrientations: exifOrientations).up
     }
+
+    /// `up(cameraFromWorld:gravityInCamera:exifOrientations:)`, and whether the gravity
+    /// measurements were taken to hold "up" rather than "down" and turned round. That sign mistake
+    /// would turn the model over, and it shows in the photos: by the measurements as given, the
+    /// photos as shown would have been taken upside down, their tops pointing on average more than
+    /// `upsideDownSine` (about 17°) below the horizon. A capture looking straight down (tops level
+    /// whatever the sign) leaves the measurements as they are.
+    public static func checkedUp(cameraFromWorld: [RigidTransform], gravityInCamera: [Vector3?],
+                                 exifOrientations: [Int?]) -> (up: Vector3?, gravityTurnedRound: Bool) {
+        let downs = zip(cameraFromWorld, gravityInCamera).compactMap { pose, gravity in gravity.map { pose.rotation.transposed * $0 } }
+        let shown = exifOrientations.map(upInCamera(exifOrientation:))
+        if let up = up(fromGravity: downs) {
+            let tops = cameraFromWorld.indices.map { i in (cameraFromWorld[i].rotation.transposed * (i < shown.count ? shown[i] : Vector3(0, -1, 0))).dot(up) }
+            let meanTop = tops.reduce(0, +) / Double(max(1, tops.count))
+            return meanTop < -upsideDownSine ? (-1 * up, true) : (up, false)
+        }
+        return (up(fromCameras: cameraFromWorld, upInCamera: shown), false)
+    }
+
+    /// How far below the horizon, as a sine, the photos' tops must point on average for gravity
+    /// measurements to be read as "up" vectors (`checkedUp`): 0.3, about 17°.
+    public static let upsideDownSine = 0.3
 
     /// The world's up direction guessed from how the photos were taken. A photo is held level: the
     /// side of it that is horizontal as shown (its x axis, for a photo shown as stored) is level

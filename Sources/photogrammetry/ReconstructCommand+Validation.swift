@@ -17,6 +17,9 @@ extension ReconstructCommand {
         if noDepth && noStereo && lidarPoints.isEmpty {
             throw ValidationError("--no-depth and --no-stereo leave nothing to reconstruct from (without --lidar-points)")
         }
+        if pointCloud != nil && noStereo {
+            throw ValidationError("--point-cloud writes the fused stereo point cloud, and --no-stereo runs no stereo; leave one of them out")
+        }
         if holdOutEvery < 0 || holdOutEvery == 1 { throw ValidationError("--hold-out-every must be 0 (off) or at least 2") }
         if let stereoImageSize, stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }

@@ -243,6 +243,9 @@ struct ReconstructCommand: ParsableCommand {
         let posed = scene.scaled(by: dense.metresPerUnit ?? 1)
         let modelFromWorld = writesMesh ? nil : ModelRun.modelFrame(scene: posed, surface: dense.surface.mesh, up: dense.up)
         var alsoWritten = try writeDenseOutputs(scene: scene, dense: dense, imagesDirectory: imagesURL, modelFromWorld: modelFromWorld)
+        if let pointCloud, dense.stereo == nil {
+            reporter.warning("\(pointCloud) not written: dense stereo gave no point cloud (the surface came from depth alone)")
+        }
         var summary = ReconstructSummary(output: output, scene: scene, dense: dense)
         if !writesMesh {
             let (level, custom) = try detailOptions.resolved()

@@ -149,6 +149,8 @@ final class CommandLineTests: XCTestCase {
              "--window applies to --matching sequential or retrieval, not auto"),
             (["reconstruct", dir.path, "-o", dir.appendingPathComponent("m.ply").path, "--matching", "sequential", "--neighbours", "5"],
              "--neighbours applies to --matching retrieval, not sequential"),
+            (["reconstruct", dir.path, "-o", dir.appendingPathComponent("m.ply").path, "--no-stereo", "--point-cloud", dir.appendingPathComponent("p.ply").path],
+             "--point-cloud writes the fused stereo point cloud, and --no-stereo runs no stereo"),
             (["synth", "textured-vase", "-o", dir.appendingPathComponent("s").path, "--views", "100000000"], "--views must be 3…10000"),
             (["synth-frames", "textured-vase", "-o", dir.appendingPathComponent("f").path, "--frames", "4"],
              "with 4 frames the six default spoiled frames (2 dark, 2 blurred, 2 off-frame) would overlap"),

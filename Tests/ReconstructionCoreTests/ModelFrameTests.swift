@@ -100,4 +100,31 @@ final class ModelFrameTests: XCTestCase {
         let up = ModelFrame.up(fromCameras: poses(turning: true))!
         XCTAssertEqual(up.dot(upright), 1, accuracy: 1e-9, "\(up)")
     }
+
+    /// Gravity sidecars holding "up" instead of "down" (a sign mistake) would turn the model
+    /// over: the photos, as shown, would have been held upside down, so they are turned round. A
+    /// capture looking straight down cannot tell, and keeps them as given.
+    func testGravityHoldingUpIsTurnedRoundUnlessTheCamerasLookStraightDown() {
+        func ring(elevationDegrees: Double) -> [RigidTransform] {
+            (0..<8).map { i -> RigidTransform in
+                let a = 2 * Double.pi * Double(i) / 8, e = elevationDegrees * Double.pi / 180
+                let centre = Vector3(cos(a) * cos(e), sin(a) * cos(e), sin(e))
+                let forward = (-1 * centre).normalized
+                let right = abs(forward.z) > 0.999 ? Vector3(-sin(a), cos(a), 0) : forward.cross(Vector3(0, 0, 1)).normalized
+                return RigidTransform(rotation: Matrix3(rows: right, forward.cross(right), forward), translation: -1 * centre)
+            }
+        }
+        let worldDown = Vector3(0, 0, -1)
+        for (elevation, turnsRound) in [(20.0, true), (60.0, true), (90.0, false)] {
+            let poses = ring(elevationDegrees: elevation)
+            let down = poses.map { Optional($0.rotation * worldDown) }
+            let given = ModelFrame.checkedUp(cameraFromWorld: poses, gravityInCamera: down, exifOrientations: Array(repeating: nil, count: 8))
+            XCTAssertFalse(given.gravityTurnedRound, "elevation \(elevation)°")
+            XCTAssertGreaterThan(given.up!.z, 0.999)
+            let upVectors = down.map { $0.map { -1 * $0 } }
+            let flipped = ModelFrame.checkedUp(cameraFromWorld: poses, gravityInCamera: upVectors, exifOrientations: Array(repeating: nil, count: 8))
+            XCTAssertEqual(flipped.gravityTurnedRound, turnsRound, "elevation \(elevation)°")
+            XCTAssertEqual(flipped.up!.z, turnsRound ? 1 : -1, accuracy: 1e-3, "elevation \(elevation)°")
+        }
+    }
 }

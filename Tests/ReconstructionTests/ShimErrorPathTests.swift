@@ -1,5 +1,6 @@
 import Foundation
 import Reconstruction
+import ReconstructionCore
 import XCTest
 
 /// The C interface's failure paths return errors; none of them may crash.
@@ -37,6 +38,30 @@ final class ShimErrorPathTests: XCTestCase {
         XCTAssertThrowsError(try FeatureExtractor().extract(encoded: jpeg.prefix(jpeg.count - 40))) { error in
             XCTAssertEqual((error as? ShimError)?.kind, .decodeFailed)
             XCTAssertTrue("\(error)".contains("truncated"))
+        }
+    }
+
+    /// Bytes scrambled in the middle of a JPEG's image data, its header and end marker intact:
+    /// libjpeg would decode it with grey or garbled blocks and only a warning; the shim calls it
+    /// corrupt. The same photo intact, and with a few bytes of padding before its end marker (some
+    /// encoders leave them), decodes.
+    func testJPEGDataDamagedMidFileIsADecodeError() throws {
+        let photo = RGBImage(width: 256, height: 192, pixels: (0..<(256 * 192 * 3)).map { i in
+            let x = (i / 3) % 256, y = (i / 3) / 256
+            return UInt8(truncatingIfNeeded: (x * x / 7 + y * 11 + (x ^ y) * 3 + i % 3 * 40) % 256)
+        })
+        let jpeg = try ImageCodec.encode(photo, as: .jpeg(quality: 90))
+        XCTAssertNoThrow(try FeatureExtractor().extract(encoded: jpeg))
+        XCTAssertNoThrow(try FeatureExtractor().extract(encoded: jpeg.dropLast(2) + Data([0, 0, 0, 0xFF, 0xD9])))
+        for seed in 1...5 {
+            var rng = SplitMix64(seed: UInt64(seed))
+            var damaged = [UInt8](jpeg)
+            let start = damaged.count * (40 + 8 * seed) / 100
+            for i in start..<(start + 48) { damaged[i] = UInt8(truncatingIfNeeded: rng.next() % 255) }  // no 0xFF
+            XCTAssertThrowsError(try FeatureExtractor().extract(encoded: Data(damaged)), "seed \(seed)") { error in
+                XCTAssertEqual((error as? ShimError)?.kind, .decodeFailed)
+                XCTAssertTrue("\(error)".contains("corrupt JPEG"), "\(error)")
+            }
         }
     }
 

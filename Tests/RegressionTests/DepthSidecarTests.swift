@@ -83,12 +83,28 @@ final class DepthSidecarTests: XCTestCase {
         assertRejected("has no depth")
     }
 
-    func testEightBitDepthAndMismatchedConfidenceAreRejected() throws {
+    func testEightBitDepthIsRejected() throws {
         try write(try ImageCodec.encode(GrayImage(width: 16, height: 12, fill: 9)), "0001_depth.png")
         assertRejected("is 8-bit")
+    }
+
+    /// A confidence map that cannot be used does not cost the depth: it is named, and every
+    /// sample weighs the same.
+    func testBadConfidenceMapsLeaveTheDepthUnweighted() throws {
         try write(try ImageCodec.encode16([UInt16](repeating: 1000, count: 16 * 12), width: 16, height: 12), "0001_depth.png")
-        try write(try ImageCodec.encode(GrayImage(width: 8, height: 6, fill: 2)), "0001_depthConfidence.png")
-        assertRejected("is 8×6 but its depth map is 16×12")
+        let cases: [(Data, String)] = [
+            (try ImageCodec.encode(GrayImage(width: 8, height: 6, fill: 2)), "is 8×6 but its depth map is 16×12"),
+            (try ImageCodec.encode(GrayImage(width: 16, height: 12, fill: 255)), "has values above 2"),
+            (Data([0x89, 0x50]), "is not a readable 8-bit single-channel confidence map"),
+        ]
+        for (data, fragment) in cases {
+            try write(data, "0001_depthConfidence.png")
+            let sidecar = try XCTUnwrap(try load())
+            XCTAssertNil(sidecar.confidence)
+            XCTAssertEqual(Set(sidecar.weights), [1], fragment)
+            let problem = try XCTUnwrap(sidecar.confidenceProblem, fragment)
+            XCTAssertTrue(problem.file.lastPathComponent == "0001_depthConfidence.png" && "\(problem)".contains(fragment), "\(problem)")
+        }
     }
 
     func testSidecarsWithoutTheirPhotoAreReported() throws {
