@@ -228,6 +228,10 @@ public struct DenseRun: Sendable {
         } catch SurfaceReconstruction.SurfaceError.noDepth where registered.count < 3 {
             throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
         }
+        if surface.pointsOutsideSilhouettes > 0 {
+            log("left out \(surface.pointsOutsideSilhouettes) of the point clouds' \(fusedPoints) points: outside the masks' visual hull "
+                + "(the floor and surroundings the masks keep out of the depth)")
+        }
         if surface.silhouetteVoxels > 0 {
             log("completed the object from its masks' outlines where no depth reached it (\(surface.silhouetteVoxels) voxels)")
         }

@@ -15,11 +15,13 @@ extension SurfaceReconstruction {
         case never
     }
 
-    func closes(_ inputs: [DepthInput]) -> Bool {
+    /// Whether openings are closed: with `.whenObjectMasked`, when some depth map has a mask or
+    /// masks come as `silhouettes` (a point cloud of an object with masks and no depth maps).
+    func closes(_ inputs: [DepthInput], silhouettes: [Silhouette] = []) -> Bool {
         switch options.closesOpenings {
         case .always: return true
         case .never: return false
-        case .whenObjectMasked: return inputs.contains { $0.mask != nil }
+        case .whenObjectMasked: return !silhouettes.isEmpty || inputs.contains { $0.mask != nil }
         }
     }
 

@@ -6,7 +6,7 @@ extension SurfaceReconstruction {
     /// The visual hull of `silhouettes`, or else of the masked inputs (one view per camera); nil
     /// unless the surface stage closes openings (an object capture) and enough views have a mask.
     func silhouetteHull(_ inputs: [DepthInput], silhouettes: [Silhouette]) -> SilhouetteHull? {
-        guard options.fillsFromSilhouettes, closes(inputs) else { return nil }
+        guard options.fillsFromSilhouettes, closes(inputs, silhouettes: silhouettes) else { return nil }
         var masks = silhouettes.map { (mask: $0.mask, intrinsics: $0.intrinsics, worldFromCamera: $0.worldFromCamera) }
         if masks.isEmpty {
             var centres: [Vector3] = []
@@ -22,6 +22,32 @@ extension SurfaceReconstruction {
         guard masks.count >= options.silhouetteMinimumViews else { return nil }
         let hull = SilhouetteHull(masks: masks)
         return hull.viewCount >= options.silhouetteMinimumViews ? hull : nil
+    }
+
+    /// The clouds without their points outside the hull: a scan takes in the floor and whatever
+    /// surrounds the object, which the masks keep out of the depth maps. A point is kept when
+    /// enough views constrain it (`silhouetteViews`) and it lies inside the hull or within three
+    /// point spacings (its footprint, when given) of it, the sensor's noise. Returns the clouds and
+    /// how many points were left out.
+    func insideHull(_ clouds: [PointInput], hull: SilhouetteHull) -> (clouds: [PointInput], leftOut: Int) {
+        let minViews = silhouetteViews(hull)
+        var leftOut = 0
+        let kept = clouds.map { input -> PointInput in
+            let tolerance = max(input.footprintRadius ?? 0, 3 * (input.cloud.medianSpacing() ?? 0))
+            let positions = input.cloud.positions
+            let chunk = 4096
+            let keeps = parallelMap((positions.count + chunk - 1) / chunk, workers: options.workers) { c -> [Int] in
+                (c * chunk..<min(positions.count, (c + 1) * chunk)).filter { i in
+                    let (distance, seenBy) = hull.signedDistance(positions[i])
+                    return seenBy >= minViews && distance <= tolerance
+                }
+            }.flatMap { $0 }
+            leftOut += positions.count - keeps.count
+            var copy = input
+            copy.cloud = input.cloud.keeping(keeps)
+            return copy
+        }
+        return (kept, leftOut)
     }
 
     private func hullBounds(_ hull: SilhouetteHull, in region: BoundingBox) -> BoundingBox? {

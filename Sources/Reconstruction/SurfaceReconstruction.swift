@@ -112,6 +112,8 @@ public struct SurfaceReconstruction: Sendable {
         public var floorFromRim = false
         /// Voxels no depth reached that took their distance from the masks' visual hull.
         public var silhouetteVoxels = 0
+        /// Points of the clouds left out for lying outside the masks' visual hull.
+        public var pointsOutsideSilhouettes = 0
         public var seconds: Double
     }
 
@@ -153,8 +155,12 @@ public struct SurfaceReconstruction: Sendable {
         let clouds = points.filter { $0.cloud.count > 0 }
         guard !usable.isEmpty || !clouds.isEmpty else { throw SurfaceError.noDepth }
         let viewpoints = usable.map { Self.centre($0.worldFromCamera) } + clouds.flatMap(\.viewpoints)
-        let oriented = clouds.map { $0.oriented(defaultViewpoints: viewpoints, workers: options.workers) }
         let hull = silhouetteHull(usable, silhouettes: silhouettes)
+        var pointsOutsideSilhouettes = 0
+        var masked = clouds
+        if let hull, !clouds.isEmpty { (masked, pointsOutsideSilhouettes) = insideHull(clouds, hull: hull) }
+        let oriented = masked.filter { $0.cloud.count > 0 }.map { $0.oriented(defaultViewpoints: viewpoints, workers: options.workers) }
+        guard !usable.isEmpty || !oriented.isEmpty else { throw SurfaceError.noDepth }
         let depthBounds = try options.bounds ?? automaticBounds(usable, points: oriented, guidePoints: guidePoints)
         var bounds = depthBounds
         if options.bounds == nil, let hull { bounds = self.bounds(depthBounds, grownToEnclose: hull) }
@@ -177,7 +183,7 @@ public struct SurfaceReconstruction: Sendable {
             _ = try volume.integrate(points: input.cloud, weight: input.weight, footprintRadius: radius)
             progress(steps.fraction(.integration, Double(usable.count + i + 1) / Double(usable.count + oriented.count)))
         }
-        let closing = closes(usable)
+        let closing = closes(usable, silhouettes: silhouettes)
         // Around the object as the depth shows it: the hull may reach below its support.
         var supportPlane = closing ? support ?? supportPlane(usable, bounds: depthBounds, voxelSize: voxel) : nil
         if supportPlane == nil, let hull, let up {
@@ -212,7 +218,8 @@ public struct SurfaceReconstruction: Sendable {
             cleaned.mesh.colourUncoloured(from: views, occlusionMargin: 2 * voxel)
         }
         var result = Result(mesh: cleaned.mesh, bounds: bounds, voxelSize: voxel, cleanup: cleaned.report, supportPlane: supportPlane,
-                            floorFromRim: floorFromRim, silhouetteVoxels: silhouetteVoxels, seconds: 0)
+                            floorFromRim: floorFromRim, silhouetteVoxels: silhouetteVoxels,
+                            pointsOutsideSilhouettes: pointsOutsideSilhouettes, seconds: 0)
         if closing { closeOpenings(&result, viewpoints: viewpoints, inputs: usable, margin: volume.truncationDistance) }
         progress(steps.fraction(.cleanup, 1))
         result.seconds = Date().timeIntervalSince(started)

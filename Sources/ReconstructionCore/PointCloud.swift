@@ -22,4 +22,10 @@ public struct PointCloud: Equatable, Sendable {
     public func scaled(by factor: Float) -> PointCloud {
         PointCloud(positions: positions.map { $0 * factor }, normals: normals, colors: colors)
     }
+
+    /// The points at `indices`, in that order, with their normals and colours.
+    public func keeping(_ indices: [Int]) -> PointCloud {
+        PointCloud(positions: indices.map { positions[$0] }, normals: hasNormals ? indices.map { normals[$0] } : [],
+                   colors: hasColors ? indices.map { colors[$0] } : [])
+    }
 }

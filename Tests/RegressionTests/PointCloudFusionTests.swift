@@ -41,6 +41,50 @@ final class PointCloudFusionTests: XCTestCase {
         XCTAssertGreaterThan(mesh.signedVolume, 0)
     }
 
+    /// A scan takes in the floor around the object; the masks keep it out of the depth maps, and
+    /// they keep it out of the points too: points outside the masks' visual hull are left out,
+    /// also when the scan is all there is (no depth maps).
+    func testPointsOutsideTheMasksHullAreLeftOut() throws {
+        let centre = SIMD3<Float>(0, 0, 0.12), radius: Float = 0.1
+        var points = Self.spherePoints(count: 20_000, centre: centre, radius: radius).filter { $0.z > 0.025 }
+        let grid: [SIMD3<Float>] = (0..<(120 * 120)).map { (i: Int) -> SIMD3<Float> in
+            let x = Float(i % 120) * 0.01 - 0.6, y = Float(i / 120) * 0.01 - 0.6
+            return SIMD3<Float>(x, y, 0.02)
+        }
+        let floor = grid.filter { p in (p.x * p.x + p.y * p.y).squareRoot() > 0.06 }
+        points += floor
+        let intrinsics = CameraIntrinsics(width: 160, height: 120, fx: 150, fy: 150, cx: 80, cy: 60)
+        let silhouettes = (0..<12).map { k -> SurfaceReconstruction.Silhouette in
+            let a = 2 * Double.pi * Double(k) / 12
+            let camera = Vector3(0.9 * cos(a), 0.9 * sin(a), 0.5), target = Vector3(0, 0, 0.12)
+            let forward = (target - camera).normalized, right = forward.cross(Vector3(0, 0, 1)).normalized
+            let rotation = Matrix3(rows: right, forward.cross(right), forward).transposed  // world from camera
+            let c = Vector3(Double(centre.x), Double(centre.y), Double(centre.z))
+            let toCentre = c - camera
+            let mask = (0..<(160 * 120)).map { i -> UInt8 in
+                let x: Double = (Double(i % 160) + 0.5 - 80) / 150, y: Double = (Double(i / 160) + 0.5 - 60) / 150
+                let ray = (rotation * Vector3(x, y, 1)).normalized
+                let miss: Vector3 = toCentre - toCentre.dot(ray) * ray
+                return miss.length < Double(radius) ? 255 : 0
+            }
+            return .init(mask: GrayImage(width: 160, height: 120, pixels: mask), intrinsics: intrinsics,
+                         worldFromCamera: RigidTransform(rotation: rotation, translation: camera))
+        }
+        let options = SurfaceReconstruction.Options()
+        let cloud = SurfaceReconstruction.PointInput(cloud: PointCloud(positions: points), viewpoints: silhouettes.map {
+            SIMD3(Float($0.worldFromCamera.translation.x), Float($0.worldFromCamera.translation.y), Float($0.worldFromCamera.translation.z))
+        })
+        func reach(_ mesh: TriangleMesh) -> Float { mesh.positions.map { ($0.x * $0.x + $0.y * $0.y).squareRoot() }.max() ?? 0 }
+
+        let unmasked = try SurfaceReconstruction(options: options).run([], points: [cloud])
+        XCTAssertGreaterThan(reach(unmasked.mesh), 0.4, "the control: without masks the floor is meshed")
+        let masked = try SurfaceReconstruction(options: options).run([], points: [cloud], silhouettes: silhouettes)
+        XCTAssertGreaterThan(masked.pointsOutsideSilhouettes, floor.count * 9 / 10)
+        XCTAssertLessThan(reach(masked.mesh), radius * 1.3, "only the object and the floor just under it")
+        let radii = masked.mesh.positions.filter { $0.z > 0.06 }.map { simdLength($0 - centre) }
+        XCTAssertEqual(radii.reduce(0, +) / Float(radii.count), radius, accuracy: 0.05 * radius)
+    }
+
     func testEstimatedNormalsFaceTheViewpoints() {
         // A plane z = 0 seen from above: normals +z; seen from below: −z.
         let points = (0..<400).map { i in SIMD3<Float>(Float(i % 20) * 0.01, Float(i / 20) * 0.01, 0) }
