@@ -2,7 +2,7 @@
 // a bad transfer, header and end marker intact) decodes without error in libjpeg: the damaged
 // blocks come out grey or garbled, and only a warning says so, which cv::imdecode drops. This
 // reads the data once more through libjpeg at 1/8 scale (every code is still decoded, few pixels
-// are made) and keeps the warnings that mean lost image data.
+// are made) and keeps the warnings that can only mean lost image data.
 #include <csetjmp>
 #include <cstdint>
 #include <cstdio>
@@ -47,11 +47,14 @@ bool loses_data(int code) {
 void on_message(j_common_ptr info, int level) {
     if (level >= 0) return;  // trace messages
     auto* checker = static_cast<Checker*>(info->client_data);
-    // Many bytes left over before the end marker mean the codes were misread somewhere and every
-    // block was filled before the data ran out; a few are padding some encoders leave.
-    const bool leftover = info->err->msg_code == JWRN_EXTRANEOUS_DATA && info->err->msg_parm.i[1] == JPEG_EOI &&
-                          info->err->msg_parm.i[0] > 64;
-    if (!leftover && !loses_data(info->err->msg_code)) return;
+    // Bytes left over before a restart marker within the image: the codes of that interval were
+    // misread. Bytes before the end marker, or before restart markers after the last row (some
+    // scanners), are allowed: some cameras, DJI's drones among them, leave data there. So damage
+    // in a JPEG without restart markers shows only when it breaks a code or makes a marker.
+    const auto* decoder = reinterpret_cast<const jpeg_decompress_struct*>(info);
+    const bool misread = info->err->msg_code == JWRN_EXTRANEOUS_DATA && info->err->msg_parm.i[1] >= JPEG_RST0 &&
+                         info->err->msg_parm.i[1] <= JPEG_RST0 + 7 && decoder->output_scanline < decoder->output_height;
+    if (!misread && !loses_data(info->err->msg_code)) return;
     if (checker->damaged++ == 0) info->err->format_message(info, checker->message);
 }
 
@@ -63,13 +66,13 @@ std::string jpeg_damage(const uint8_t* data, size_t length) {
     // Between setjmp and longjmp only plain C objects, and the checker on the heap, which the
     // callbacks change (a local changed there would be indeterminate after the jump).
     auto checker = std::make_unique<Checker>();
-    jpeg_decompress_struct info;
+    jpeg_decompress_struct info{};
     info.err = jpeg_std_error(&checker->manager);
     checker->manager.error_exit = on_error;
     checker->manager.emit_message = on_message;
-    jpeg_create_decompress(&info);
-    info.client_data = checker.get();
+    info.client_data = checker.get();  // kept by jpeg_create_decompress, whose errors come here too
     if (setjmp(checker->jump) == 0) {
+        jpeg_create_decompress(&info);
         jpeg_mem_src(&info, data, static_cast<unsigned long>(length));
         jpeg_read_header(&info, TRUE);
         // A header claiming more than OpenCV decodes is refused by the decoder proper, with its own message.

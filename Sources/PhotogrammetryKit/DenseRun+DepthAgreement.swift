@@ -88,9 +88,7 @@ extension DenseRun {
             }
             if finite.count < input.cloud.count {
                 warnings.append("\(name): \(input.cloud.count - finite.count) of its \(input.cloud.count) points are not finite numbers and are left out")
-                cloud.cloud = PointCloud(positions: finite.map { input.cloud.positions[$0] },
-                                         normals: input.cloud.hasNormals ? finite.map { input.cloud.normals[$0] } : [],
-                                         colors: input.cloud.hasColors ? finite.map { input.cloud.colors[$0] } : [])
+                cloud.cloud = input.cloud.keeping(finite)
             }
             guard cloud.cloud.count > 0 else {
                 warnings.append("\(name): has no points; it is not used")

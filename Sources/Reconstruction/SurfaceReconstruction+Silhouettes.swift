@@ -25,12 +25,16 @@ extension SurfaceReconstruction {
     }
 
     /// The clouds without their points outside the hull: a scan takes in the floor and whatever
-    /// surrounds the object, which the masks keep out of the depth maps. A point is kept when
-    /// enough views constrain it (`silhouetteViews`) and it lies inside the hull or within three
-    /// point spacings (its footprint, when given) of it, the sensor's noise. Returns the clouds and
-    /// how many points were left out.
+    /// surrounds the object, which the masks keep out of the depth maps. The hull needs many views
+    /// to say a point is inside (`silhouetteViews`), but one view that sees a point off the
+    /// object's silhouette shows it is not the object; two are asked for, so that a slip of one
+    /// mask does not cost the object points. A point is left out when it lies outside the hull by
+    /// more than three point spacings (its footprint, when given), the sensor's noise, and at
+    /// least two views constrain it, or it is behind a camera whose photo frames the whole object.
+    /// Other points no two views judge are kept. Returns the clouds and how many points were left
+    /// out.
     func insideHull(_ clouds: [PointInput], hull: SilhouetteHull) -> (clouds: [PointInput], leftOut: Int) {
-        let minViews = silhouetteViews(hull)
+        let minViews = 2
         var leftOut = 0
         let kept = clouds.map { input -> PointInput in
             let tolerance = max(input.footprintRadius ?? 0, 3 * (input.cloud.medianSpacing() ?? 0))
@@ -39,7 +43,8 @@ extension SurfaceReconstruction {
             let keeps = parallelMap((positions.count + chunk - 1) / chunk, workers: options.workers) { c -> [Int] in
                 (c * chunk..<min(positions.count, (c + 1) * chunk)).filter { i in
                     let (distance, seenBy) = hull.signedDistance(positions[i])
-                    return seenBy >= minViews && distance <= tolerance
+                    // Behind a camera that frames the whole object: outside, however few views were asked.
+                    return distance <= tolerance || (seenBy < minViews && distance < .infinity)
                 }
             }.flatMap { $0 }
             leftOut += positions.count - keeps.count

@@ -119,6 +119,8 @@ public struct SurfaceReconstruction: Sendable {
 
     public enum SurfaceError: Error, CustomStringConvertible {
         case noDepth
+        /// No depth maps, and every point of the clouds lies outside the masks' visual hull.
+        case cloudsOutsideMasks(points: Int)
         /// No depth, stereo not having been asked for: every depth sidecar was refused or missing.
         case noDepthWithoutStereo
         /// No depth, and too few registered photos for stereo to give any.
@@ -127,6 +129,9 @@ public struct SurfaceReconstruction: Sendable {
         public var description: String {
             switch self {
             case .noDepth: return "no depth to fuse: dense stereo found no depth and there is no LiDAR depth or point cloud"
+            case .cloudsOutsideMasks(let points):
+                return "no depth to fuse: all \(points) points of the point clouds lie outside the masks' visual hull "
+                    + "(are the masks inverted, white where the background is, or the cloud in another frame or units?)"
             case .noDepthWithoutStereo:
                 return "no depth to fuse: stereo was switched off and no depth sidecar or point cloud is usable (see the warnings above)"
             case .tooFewViews(let registered):
@@ -160,7 +165,7 @@ public struct SurfaceReconstruction: Sendable {
         var masked = clouds
         if let hull, !clouds.isEmpty { (masked, pointsOutsideSilhouettes) = insideHull(clouds, hull: hull) }
         let oriented = masked.filter { $0.cloud.count > 0 }.map { $0.oriented(defaultViewpoints: viewpoints, workers: options.workers) }
-        guard !usable.isEmpty || !oriented.isEmpty else { throw SurfaceError.noDepth }
+        guard !usable.isEmpty || !oriented.isEmpty else { throw SurfaceError.cloudsOutsideMasks(points: pointsOutsideSilhouettes) }
         let depthBounds = try options.bounds ?? automaticBounds(usable, points: oriented, guidePoints: guidePoints)
         var bounds = depthBounds
         if options.bounds == nil, let hull { bounds = self.bounds(depthBounds, grownToEnclose: hull) }

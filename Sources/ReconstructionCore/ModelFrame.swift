@@ -42,7 +42,7 @@ public enum ModelFrame {
     public static func up(fromGravity downs: [Vector3]) -> Vector3? {
         let units = downs.filter { $0.length > 1e-9 }.map { $0.normalized }
         guard !units.isEmpty else { return nil }
-        let cosine = 0.9397  // cos 20°
+        let cosine = voteCosine
         var best: [Vector3] = []
         for candidate in units {
             let agreeing = units.filter { $0.dot(candidate) >= cosine }
@@ -64,19 +64,28 @@ public enum ModelFrame {
     /// measurements were taken to hold "up" rather than "down" and turned round. That sign mistake
     /// would turn the model over, and it shows in the photos: by the measurements as given, the
     /// photos as shown would have been taken upside down, their tops pointing on average more than
-    /// `upsideDownSine` (about 17°) below the horizon. A capture looking straight down (tops level
-    /// whatever the sign) leaves the measurements as they are.
+    /// `upsideDownSine` (about 17°) below the horizon. Only the photos whose measurement agrees
+    /// with the vote count (a pass with the object turned over loses it and says nothing of the
+    /// sign); a capture looking straight down (tops level whatever the sign) keeps them as given.
     public static func checkedUp(cameraFromWorld: [RigidTransform], gravityInCamera: [Vector3?],
                                  exifOrientations: [Int?]) -> (up: Vector3?, gravityTurnedRound: Bool) {
         let downs = zip(cameraFromWorld, gravityInCamera).compactMap { pose, gravity in gravity.map { pose.rotation.transposed * $0 } }
         let shown = exifOrientations.map(upInCamera(exifOrientation:))
-        if let up = up(fromGravity: downs) {
-            let tops = cameraFromWorld.indices.map { i in (cameraFromWorld[i].rotation.transposed * (i < shown.count ? shown[i] : Vector3(0, -1, 0))).dot(up) }
-            let meanTop = tops.reduce(0, +) / Double(max(1, tops.count))
-            return meanTop < -upsideDownSine ? (-1 * up, true) : (up, false)
+        guard let up = up(fromGravity: downs) else {
+            return (up(fromCameras: cameraFromWorld, upInCamera: shown), false)
         }
-        return (up(fromCameras: cameraFromWorld, upInCamera: shown), false)
+        // Per photo, in its own camera frame: its top as shown against the up its measurement gives.
+        let tops = cameraFromWorld.indices.compactMap { i -> Double? in
+            guard i < gravityInCamera.count, let g = gravityInCamera[i], g.length > 1e-9,
+                  (cameraFromWorld[i].rotation.transposed * g).normalized.dot(-1 * up) >= voteCosine else { return nil }
+            return (i < shown.count ? shown[i] : Vector3(0, -1, 0)).dot(-1 * g.normalized)
+        }
+        let meanTop = tops.reduce(0, +) / Double(max(1, tops.count))
+        return !tops.isEmpty && meanTop < -upsideDownSine ? (-1 * up, true) : (up, false)
     }
+
+    /// How close to the vote's direction a gravity measurement must be to count for it: cos 20°.
+    static let voteCosine = 0.9397
 
     /// How far below the horizon, as a sine, the photos' tops must point on average for gravity
     /// measurements to be read as "up" vectors (`checkedUp`): 0.3, about 17°.

@@ -126,5 +126,23 @@ final class ModelFrameTests: XCTestCase {
             XCTAssertEqual(flipped.gravityTurnedRound, turnsRound, "elevation \(elevation)°")
             XCTAssertEqual(flipped.up!.z, turnsRound ? 1 : -1, accuracy: 1e-3, "elevation \(elevation)°")
         }
+        // Two passes, the object turned over for the second: its 7 photos, from 20° above the
+        // turned object, lose the vote to the first pass's 8, and say nothing of the sign (counted
+        // with the others, with the first pass from 80° above, their tops would turn the right
+        // gravity round).
+        let rx = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, -1, 0), Vector3(0, 0, -1))
+        func twoPasses(firstElevation: Double) -> (poses: [RigidTransform], gravity: [Vector3?]) {
+            let firstPass = ring(elevationDegrees: firstElevation), secondPass = Array(ring(elevationDegrees: 20).prefix(7))
+            return (firstPass + secondPass.map { RigidTransform(rotation: $0.rotation * rx, translation: $0.translation) },
+                    (firstPass + secondPass).map { Optional($0.rotation * worldDown) })
+        }
+        let steep = twoPasses(firstElevation: 80)
+        let right = ModelFrame.checkedUp(cameraFromWorld: steep.poses, gravityInCamera: steep.gravity,
+                                         exifOrientations: Array(repeating: nil, count: 15))
+        XCTAssertFalse(right.gravityTurnedRound)
+        XCTAssertGreaterThan(right.up!.z, 0.999)
+        let lower = twoPasses(firstElevation: 50)
+        XCTAssertTrue(ModelFrame.checkedUp(cameraFromWorld: lower.poses, gravityInCamera: lower.gravity.map { $0.map { -1 * $0 } },
+                                           exifOrientations: Array(repeating: nil, count: 15)).gravityTurnedRound)
     }
 }
