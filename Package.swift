@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "Reporting", dependencies: ["ReconstructionCore"]),
         // Guided-capture driver: replays a recorded frame stream through the pure CaptureSession,
         // measuring frames and performing its effects (writing the curated capture folder).
-        .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport", "CaptureIO"]),
+        .target(name: "CaptureReplay", dependencies: ["ReconstructionCore", "Reconstruction", "ModelExport", "CaptureIO", "PhotogrammetryKit"]),
         // Capture folders: photos and their sidecars (masks, depth, gravity, RGB-D keyframes, known
         // poses) as samples, the session over a folder, and the dense, surface, model and export
         // stages that write USDZ / GLB / OBJ. What a library user imports to run the whole pipeline.

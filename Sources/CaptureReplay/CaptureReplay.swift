@@ -1,5 +1,6 @@
 import CaptureIO
 import Foundation
+import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 
@@ -88,13 +89,16 @@ public struct CaptureReplay: Sendable {
                                    reason: "\(name) does not decode: \(error)", dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
-            if let problem = Self.undecodableSidecar(of: frame) {
+            if let problem = Self.undecodableMask(of: frame) {
                 // Copied as it is, it would only make the reconstruction skip the photo later.
                 summary.invalidFrames += 1
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
                                    reason: problem, dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
+            // Depth that cannot be used is not copied (the reconstruction would name it under the
+            // shot's new name); the photo is still good.
+            let (shotFrame, depthProblem) = Self.withUsableDepth(frame)
             let captureFrame = CaptureFrame(timestamp: frame.timestamp, worldFromCamera: frame.worldFromCamera,
                                             meanLuminance: analysis.meanLuminance, sharpness: analysis.sharpness,
                                             textureScore: analysis.textureScore, boxFractionInView: analysis.boxFractionInView)
@@ -131,7 +135,11 @@ public struct CaptureReplay: Sendable {
                         throw CaptureReplayError(path: output.path, "the capture folder vanished during the replay")
                     }
                     do {
-                        line.shot = try writer.save(shot: id, frame: frame)
+                        line.shot = try writer.save(shot: id, frame: shotFrame)
+                        if let depthProblem {
+                            line.note = depthProblem
+                            summary.shotsWithoutDepth += 1
+                        }
                         _ = try session.shotSaved(id: id)
                     } catch let error as CaptureReplayError {
                         throw error
@@ -197,17 +205,42 @@ public struct CaptureReplay: Sendable {
         return summary
     }
 
-    /// The first of the frame's depth, confidence and mask sidecars that does not decode, as a
-    /// reason naming it; nil when they all decode (or there are none).
-    static func undecodableSidecar(of frame: FrameStream.Frame) -> String? {
-        for url in [frame.depth, frame.depthConfidence, frame.mask].compactMap({ $0 }) {
-            do {
-                _ = try ImageCodec.decodeUnchanged(Data(contentsOf: url))
-            } catch {
-                return "\(url.lastPathComponent) does not decode: \(error)"
-            }
+    /// Why the frame's mask cannot be read, naming it; nil when it decodes (or there is none).
+    static func undecodableMask(of frame: FrameStream.Frame) -> String? {
+        guard let mask = frame.mask else { return nil }
+        do {
+            _ = try ImageCodec.decodeUnchanged(Data(contentsOf: mask))
+            return nil
+        } catch {
+            return "\(mask.lastPathComponent) does not decode: \(error)"
         }
-        return nil
+    }
+
+    /// The frame without the depth sidecars that cannot be used, and why, naming the stream's
+    /// file: depth that does not decode or fit its photo, 8-bit, negative or empty, or whose median
+    /// no depth sensor gives (other units); a confidence map that cannot be used alone is left
+    /// out and the depth kept. Checked as `reconstruct` checks sidecars (`DepthSidecar`).
+    static func withUsableDepth(_ frame: FrameStream.Frame) -> (frame: FrameStream.Frame, problem: String?) {
+        guard let depth = frame.depth else { return (frame, nil) }
+        var kept = frame
+        do {
+            let sidecar = try DepthSidecar.load(depth: depth, confidence: frame.depthConfidence,
+                                                photoWidth: frame.intrinsics.width, photoHeight: frame.intrinsics.height)
+            if let median = sidecar.medianDepth, !DepthSidecar.plausibleMedianDepth.contains(median) {
+                kept.depth = nil
+                kept.depthConfidence = nil
+                return (kept, String(format: "%@ has a median depth of %.3g m, which no depth sensor gives (other units? 16-bit PNG "
+                                     + "depth is read as millimetres, float TIFF as metres); the shot is saved without depth",
+                                     depth.lastPathComponent, median))
+            }
+            guard let problem = sidecar.confidenceProblem else { return (frame, nil) }
+            kept.depthConfidence = nil
+            return (kept, "\(problem.file.lastPathComponent) \(problem.problem); the shot is saved with its depth but without it")
+        } catch {
+            kept.depth = nil
+            kept.depthConfidence = nil
+            return (kept, "\(error.file.lastPathComponent) \(error.problem); the shot is saved without depth")
+        }
     }
 
     /// Decodes the frame (reduced for analysis) and measures it.

@@ -26,6 +26,8 @@ public struct FrameReport: Sendable, Equatable, Codable {
     public var shot: String?
     /// Why the frame was invalid or rejected.
     public var reason: String?
+    /// For a saved shot: what was left out of it (depth sidecars that cannot be used), naming the file.
+    public var note: String?
     /// The guidance shown after this frame, in `CaptureFeedback.allCases` order.
     public var feedback: [CaptureFeedback]
     /// What was measured on the frame; nil for an invalid entry.

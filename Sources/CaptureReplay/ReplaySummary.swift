@@ -13,6 +13,8 @@ public struct ReplaySummary: Sendable, Equatable, Codable {
     public var capturingFrames = 0
     /// Shots written to the capture folder.
     public var savedShots = 0
+    /// Saved shots whose depth (or confidence map alone) could not be used and was not copied.
+    public var shotsWithoutDepth = 0
     /// Capturing frames not saved, per blocking feedback (a frame with two counts under both).
     public var rejectedByFeedback: [String: Int] = [:]
     /// Capturing frames not saved although nothing blocked them: too soon or too little turned since the last shot.

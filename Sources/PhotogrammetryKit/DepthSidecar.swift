@@ -35,9 +35,18 @@ public struct DepthSidecar: Sendable {
         let folder = photo.deletingLastPathComponent()
         let candidates = ["png", "tif", "tiff"].map { folder.appendingPathComponent("\(stem)\(depthSuffix).\($0)") }
         guard let file = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
-        let depth = try decodeDepth(file, photoWidth: photoWidth, photoHeight: photoHeight)
         let confidenceFile = folder.appendingPathComponent("\(stem)\(confidenceSuffix).png")
-        guard FileManager.default.fileExists(atPath: confidenceFile.path) else { return DepthSidecar(depth: depth, confidence: nil) }
+        return try load(depth: file, confidence: FileManager.default.fileExists(atPath: confidenceFile.path) ? confidenceFile : nil,
+                        photoWidth: photoWidth, photoHeight: photoHeight)
+    }
+
+    /// The depth at `file` with the confidence map at `confidenceFile`, checked against a photo of
+    /// `photoWidth`×`photoHeight` as `load(besides:photoWidth:photoHeight:)` checks sidecars found
+    /// by name (a recorded frame stream names its files itself).
+    public static func load(depth file: URL, confidence confidenceFile: URL?, photoWidth: Int,
+                            photoHeight: Int) throws(DepthSidecarError) -> DepthSidecar {
+        let depth = try decodeDepth(file, photoWidth: photoWidth, photoHeight: photoHeight)
+        guard let confidenceFile else { return DepthSidecar(depth: depth, confidence: nil) }
         do {
             return DepthSidecar(depth: depth, confidence: try decodeConfidence(confidenceFile, depth: depth))
         } catch {

@@ -19,6 +19,7 @@ struct ReplayPrinter {
         case .detecting: text += "detecting" + (report.reason.map { ", waiting: \($0)" } ?? "")
         case .boxConfirmed: text += "detecting: box confirmed, capturing from the next frame"
         case .saved: text += "saved as \(report.shot ?? "?")  dial \(report.dialFilledBins)/\(report.dialTotalBins)"
+            + (report.note.map { " (\($0))" } ?? "")
         case .rejected: text += "rejected: \(report.reason ?? "")"
         }
         if let pass = report.completedPass { text += "  (scan pass \(pass) completed)" }
@@ -35,7 +36,8 @@ struct ReplayPrinter {
             line(encoded(Event(event: "summary", payload: summary)))
             return
         }
-        print("\(summary.frames) frames: \(summary.invalidFrames) invalid, \(summary.detectingFrames) detecting, \(summary.capturingFrames) capturing; \(summary.savedShots) shots saved")
+        print("\(summary.frames) frames: \(summary.invalidFrames) invalid, \(summary.detectingFrames) detecting, \(summary.capturingFrames) capturing; \(summary.savedShots) shots saved"
+              + (summary.shotsWithoutDepth > 0 ? " (\(summary.shotsWithoutDepth) with depth that could not be used left out)" : ""))
         let rejections = summary.rejectedByFeedback.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         print("rejected: \(rejections.isEmpty ? "none by feedback" : rejections.joined(separator: ", ")); \(summary.rejectedWithoutNewViewpoint) without a new viewpoint; \(summary.rejectedAtShotLimit) at the shot limit")
         let passNumbers = summary.completedPasses.map(String.init)

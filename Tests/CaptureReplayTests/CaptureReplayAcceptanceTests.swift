@@ -110,4 +110,47 @@ final class CaptureReplayAcceptanceTests: XCTestCase {
         XCTAssertEqual(summary.dialFilledBins, 24)
         XCTAssertEqual(summary.flipRecommended, false, "a plain box has too little texture to flip")
     }
+
+    /// Depth that cannot be used is not copied into the curated folder: the photo is saved, its
+    /// line says what was left out, naming the stream's file (the reconstruction would otherwise
+    /// name it later under the shot's new name). A confidence map alone that cannot be used is
+    /// left out and the depth kept.
+    func testDepthThatCannotBeUsedIsLeftOutOfTheShotAndNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("capture-replay-depth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = SyntheticFrameStream.Settings(scene: .plainBox, frames: 48, seed: 1, imageWidth: 480, imageHeight: 360)
+        settings.injectDefaultFrames()
+        let framesFolder = root.appendingPathComponent("frames"), captureFolder = root.appendingPathComponent("capture")
+        try SyntheticFrameStreamWriter.write(SyntheticFrameStream(settings: settings), to: framesFolder, workers: 2)
+        let spoiled = Set(settings.darkFrames + settings.blurredFrames + settings.offFrameFrames)
+        let frames = try FrameStream.load(directory: framesFolder).frames
+        let chosen = frames.filter { $0.index > 0 && !spoiled.contains($0.index) }.prefix(3)
+        XCTAssertEqual(chosen.count, 3)
+        let (aspect, metres, confidence) = (chosen[chosen.startIndex], chosen[chosen.startIndex + 1], chosen[chosen.startIndex + 2])
+        let depthSize = try ImageCodec.decodeUnchanged(Data(contentsOf: try XCTUnwrap(metres.depth)))
+        try ImageCodec.encode16([UInt16](repeating: 800, count: 100 * 100), width: 100, height: 100).write(to: try XCTUnwrap(aspect.depth))
+        // Metres written where millimetres belong: 1 mm everywhere.
+        try ImageCodec.encode16([UInt16](repeating: 1, count: depthSize.width * depthSize.height), width: depthSize.width, height: depthSize.height)
+            .write(to: try XCTUnwrap(metres.depth))
+        try ImageCodec.encode(GrayImage(width: depthSize.width, height: depthSize.height, fill: 255)).write(to: try XCTUnwrap(confidence.depthConfidence))
+
+        var reports: [FrameReport] = []
+        let summary = try CaptureReplay().run(FrameStream.load(directory: framesFolder), to: captureFolder) { reports.append($0) }
+        XCTAssertEqual(summary.savedShots, 48 - 1 - spoiled.count, "no photo is lost")
+        XCTAssertEqual(summary.shotsWithoutDepth, 3)
+        let expected: [(FrameStream.Frame, String, keepsDepth: Bool)] = [
+            (aspect, "\(aspect.depth!.lastPathComponent) is 100×100", false),
+            (metres, "\(metres.depth!.lastPathComponent) has a median depth of 0.001 m", false),
+            (confidence, "\(confidence.depthConfidence!.lastPathComponent) has values above 2", true),
+        ]
+        for (frame, fragment, keepsDepth) in expected {
+            let line = try XCTUnwrap(reports.first { $0.index == frame.index })
+            XCTAssertEqual(line.outcome, .saved)
+            XCTAssertTrue(line.note?.hasPrefix(fragment) ?? false, "\(line)")
+            let stem = (try XCTUnwrap(line.shot) as NSString).deletingPathExtension
+            XCTAssertEqual(FileManager.default.fileExists(atPath: captureFolder.appendingPathComponent("\(stem)_depth.png").path), keepsDepth, fragment)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: captureFolder.appendingPathComponent("\(stem)_depthConfidence.png").path), fragment)
+        }
+        XCTAssertEqual(reports.filter { $0.note != nil }.count, 3)
+    }
 }

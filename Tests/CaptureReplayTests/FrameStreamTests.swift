@@ -143,19 +143,21 @@ final class FrameStreamTests: XCTestCase {
         XCTAssertEqual(summary.finalState, "failed")
     }
 
-    func testAFrameWhoseSidecarDoesNotDecodeIsInvalidAndNotCopied() throws {
+    /// A mask that does not decode makes the frame invalid; depth that does not decode only costs
+    /// the frame its depth (`CaptureReplayAcceptanceTests` follows such a frame into a shot).
+    func testAFrameWhoseMaskDoesNotDecodeIsInvalidButUndecodableDepthIsNot() throws {
         try writeImage("a.png")
         try writeImage("b.png")
-        try Data("junk".utf8).write(to: folder.appendingPathComponent("a_depth.png"))
-        try ImageCodec.encode(GrayImage(width: 64, height: 48, fill: 255)).write(to: folder.appendingPathComponent("b_mask.png"))
+        try Data("junk".utf8).write(to: folder.appendingPathComponent("a_mask.png"))
+        try Data("junk".utf8).write(to: folder.appendingPathComponent("b_depth.png"))
         try write(index([
-            .init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0], depth: "a_depth.png"),
-            .init(image: "b.png", timestamp: 1, rotation: Self.identity, position: [0, -1, 0], mask: "b_mask.png"),
+            .init(image: "a.png", timestamp: 0, rotation: Self.identity, position: [0, -1, 0], mask: "a_mask.png"),
+            .init(image: "b.png", timestamp: 1, rotation: Self.identity, position: [0, -1, 0], depth: "b_depth.png"),
         ]))
         var reports: [FrameReport] = []
         let summary = try CaptureReplay().run(FrameStream.load(directory: folder), to: folder.appendingPathComponent("capture")) { reports.append($0) }
         XCTAssertEqual(reports.map(\.outcome), [.invalid, .detecting])
-        XCTAssertTrue(reports[0].reason?.hasPrefix("a_depth.png does not decode") ?? false, "\(reports[0])")
+        XCTAssertTrue(reports[0].reason?.hasPrefix("a_mask.png does not decode") ?? false, "\(reports[0])")
         XCTAssertEqual(summary.invalidFrames, 1)
     }
 
