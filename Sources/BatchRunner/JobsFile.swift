@@ -9,7 +9,7 @@ public struct JobsFile: Sendable {
     public enum Entry: Sendable, Equatable {
         /// A checked spec with every path made absolute.
         case valid(JobSpec)
-        /// `id` is the job's own id when it has a usable one, else `<file name>#<position>`;
+        /// `id` is the job's own id when it has a usable one, else `<file path>#<position>`;
         /// `problem` names the job and says what is wrong; `raw` is the job's text.
         case invalid(id: String, raw: String, problem: String)
 
@@ -36,8 +36,12 @@ public struct JobsFile: Sendable {
         do { data = try Data(contentsOf: url) } catch {
             throw BatchError.jobsFile(url.path, "cannot be read: \(FileReadFailure.reason(url, error))")
         }
-        return try parse(data, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
+        return try parse(data, name: placeholderLabel(of: url), baseDirectory: url.deletingLastPathComponent())
     }
+
+    /// What names a jobs file in the place-holder ids of its jobs without a usable id
+    /// (`LABEL#N`): its full path, as two files of one name in different folders share a ledger.
+    public static func placeholderLabel(of url: URL) -> String { url.standardizedFileURL.path }
 
     /// Parses jobs from `data`; `name` labels jobs without an id, `baseDirectory` anchors relative paths.
     public static func parse(_ data: Data, name: String, baseDirectory: URL) throws -> JobsFile {

@@ -140,7 +140,7 @@ struct BatchCommand: AsyncParsableCommand {
         // Failed place-holders of this file's jobs without a usable id, which the file no longer has.
         let ids = file.entries.map(\.id)
         if let jobs {
-            for id in try ledger.retirePlaceholders(ofFile: URL(fileURLWithPath: jobs).lastPathComponent, keeping: Set(ids)) {
+            for id in try ledger.retirePlaceholders(ofFile: JobsFile.placeholderLabel(of: URL(fileURLWithPath: jobs)), keeping: Set(ids)) {
                 reporter.note("removed '\(id)' from the ledger: the jobs file no longer has that invalid job")
             }
         }

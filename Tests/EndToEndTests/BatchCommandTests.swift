@@ -6,6 +6,29 @@ import XCTest
 
 /// `photogrammetry batch` and `photogrammetry jobs` as a user runs them.
 final class BatchCommandTests: XCTestCase {
+    /// Jobs without a usable id are recorded under their file's path and place: two jobs files
+    /// of one name in different folders share a ledger without taking each other's, and fixing
+    /// one removes only its own.
+    func testInvalidJobsOfSameNamedFilesInTwoFoldersStayApart() throws {
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let out = dir.appendingPathComponent("out")
+        var files: [URL] = []
+        for folder in ["dA", "dB"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+            let file = dir.appendingPathComponent("\(folder)/jobs.json")
+            try Data(#"[{"requests": ["poses"]}]"#.utf8).write(to: file)
+            files.append(file)
+            XCTAssertEqual(try CLIRunner.run(["batch", file.path, "-o", out.path, "--enqueue-only"]).status, 1)
+        }
+        let placeholders = files.map { "\($0.standardizedFileURL.path)#1" }
+        XCTAssertEqual(Set(try JobLedger(outputFolder: out).jobs(in: [.failed]).map(\.id)), Set(placeholders))
+        // dA's file fixed (its job now has an id, still without an input): only dA's place-holder goes.
+        try Data(#"[{"id": "named", "requests": ["poses"]}]"#.utf8).write(to: files[0])
+        let fixed = try CLIRunner.run(["batch", files[0].path, "-o", out.path, "--enqueue-only"])
+        XCTAssertTrue(fixed.output.contains("removed '\(placeholders[0])' from the ledger"), fixed.output)
+        XCTAssertEqual(Set(try JobLedger(outputFolder: out).jobs(in: [.failed]).map(\.id)), ["named", placeholders[1]])
+    }
+
     /// Acceptance 1: 20 small jobs (one with a preview model) with two workers all complete, once each.
     func testTwentyJobsWithTwoWorkersAllCompleteOnce() throws {
         let captures = try BatchCaptures.make(4)
@@ -120,7 +143,7 @@ final class BatchCommandTests: XCTestCase {
         let ledger = try JobLedger(outputFolder: out)
         XCTAssertEqual(try ledger.job("good1")?.state, .completed)
         XCTAssertEqual(try ledger.job("good2")?.state, .completed)
-        XCTAssertEqual(Set(try ledger.jobs(in: [.failed]).map(\.id)), ["nofolder", "typed", "level", "jobs.json#5", "badk", "corrupt"])
+        XCTAssertEqual(Set(try ledger.jobs(in: [.failed]).map(\.id)), ["nofolder", "typed", "level", "\(file.standardizedFileURL.path)#5", "badk", "corrupt"])
         XCTAssertEqual(try ledger.job("corrupt")?.attempts, 1, "a failure the same photos repeat is not retried")
         XCTAssertFalse(result.output.contains("'corrupt' failed, retrying"), result.output)
 
