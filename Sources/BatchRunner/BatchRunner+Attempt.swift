@@ -77,7 +77,9 @@ extension BatchRunner {
             let retryable: Bool
             if case BatchError.outputs = error { retryable = false } else { retryable = failure?.isRetryable ?? true }
             let message = failure?.message ?? "\(error)"
-            let next = try ledger.fail(job.id, runnerID: runnerID, message: message, retryable: retryable)
+            let stopped = state.latestProgress(of: job.id)
+            let next = try ledger.fail(job.id, runnerID: runnerID, message: message, retryable: retryable,
+                                       stage: stopped?.stage, fraction: stopped?.fraction)
             switch next {
             case .queued:
                 tally.add(\.retried)
@@ -100,6 +102,7 @@ extension BatchRunner {
         switch update {
         case .progress(let progress):
             observer(.progress(jobID: job.id, progress))
+            state.progressed(job.id, progress)
             let now = Date().timeIntervalSince1970
             if state.shouldWriteProgress(job.id, now: now, interval: options.progressWriteInterval) {
                 try? ledger.recordProgress(job.id, runnerID: runnerID, stage: progress.stage, fraction: progress.fraction,

@@ -119,13 +119,19 @@ extension JobLedger {
     }
 
     /// Ends a failed attempt: queued again after the retry policy's backoff while attempts remain
-    /// and the error is retryable, else `failed`.
+    /// and the error is retryable, else `failed`. `stage` and `fraction`: where the attempt
+    /// stopped (the progress last written may be older: writes are throttled).
     /// - Returns: the job's new state.
     @discardableResult
-    public func fail(_ id: String, runnerID: String, message: String, retryable: Bool) throws -> JobState {
+    public func fail(_ id: String, runnerID: String, message: String, retryable: Bool, stage: String? = nil,
+                     fraction: Double? = nil) throws -> JobState {
         try pool.write { db -> JobState in
             var job = try Self.fetch(db, id)
             guard job.state == .running, job.runnerID == runnerID else { throw LeaseLost(jobID: id) }
+            if let stage {
+                job.stage = stage
+                job.progress = fraction ?? job.progress
+            }
             try Self.recordFailure(db, &job, message: message, retryable: retryable, runnerID: runnerID)
             return job.state
         }

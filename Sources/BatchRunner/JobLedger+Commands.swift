@@ -15,6 +15,7 @@ extension JobLedger {
             switch job.state {
             case .queued:
                 job.state = .cancelled
+                job.startedAt = nil  // this attempt never started; an earlier one's start would read as its run time
                 job.finishedAt = now
                 job.updatedAt = now
                 try job.update(db)

@@ -7,6 +7,7 @@ final class RunnerState: @unchecked Sendable {
     private var tasks: [String: Task<Void, any Error>] = [:]
     private var cancelled: Set<String> = []
     private var lastProgressWrite: [String: Double] = [:]
+    private var lastProgress: [String: JobProgress] = [:]
     private var stopping = false
     private var finished = false
 
@@ -44,6 +45,7 @@ final class RunnerState: @unchecked Sendable {
             tasks[id] = nil
             cancelled.remove(id)
             lastProgressWrite[id] = nil
+            lastProgress[id] = nil
         }
     }
 
@@ -67,4 +69,10 @@ final class RunnerState: @unchecked Sendable {
             return true
         }
     }
+
+    /// Remembers the job's latest progress, written or not (the ledger's is throttled).
+    func progressed(_ id: String, _ progress: JobProgress) { withLock { lastProgress[id] = progress } }
+
+    /// The job's latest progress: where an attempt that fails stopped.
+    func latestProgress(of id: String) -> JobProgress? { withLock { lastProgress[id] } }
 }

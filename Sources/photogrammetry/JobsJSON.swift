@@ -58,9 +58,10 @@ enum JobsJSON {
         return lines.joined(separator: "\n")
     }
 
-    /// Time the latest attempt took (or has taken so far).
+    /// Time the latest attempt took (or has taken so far); "-" while the job waits in the queue
+    /// (after a retry its last start is an earlier attempt's) and for one that never started.
     static func duration(_ job: JobRecord) -> String {
-        guard let started = job.startedAt else { return "-" }
+        guard let started = job.startedAt, job.state != .queued else { return "-" }
         let end = job.state == .running ? Date().timeIntervalSince1970 : (job.finishedAt ?? job.updatedAt)
         return String(format: "%.1f s", max(0, end - started))
     }

@@ -47,6 +47,8 @@ final class ScriptedExecutor: JobExecutor, @unchecked Sendable {
         var retryable = true
         var waitsForCancel = false
         var seconds = 0.05
+        /// A stage reported after "features" (at 80 %), where the attempt then stops.
+        var laterStage: String?
     }
 
     private let lock = NSLock()
@@ -69,6 +71,7 @@ final class ScriptedExecutor: JobExecutor, @unchecked Sendable {
         let (script, attempt) = begin(execution.jobID)
         defer { end() }
         report(.progress(JobProgress(stage: "features", fraction: 0.5, etaSeconds: script.seconds)))
+        if let later = script.laterStage { report(.progress(JobProgress(stage: later, fraction: 0.8, etaSeconds: script.seconds))) }
         if script.waitsForCancel {
             while !Task.isCancelled { try? await Task.sleep(nanoseconds: 10_000_000) }
             throw CancellationError()

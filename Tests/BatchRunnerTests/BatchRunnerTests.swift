@@ -89,6 +89,18 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("jobs/broken/output").path))
     }
 
+    /// A failed job's stage is where it stopped, not the last progress the ledger was written
+    /// (writes are throttled: here only the first of the attempt's two updates was written).
+    func testAFailedJobShowsTheStageItStoppedIn() async throws {
+        try enqueue(["broken"])
+        let executor = ScriptedExecutor(["broken": .init(failures: 9, retryable: false, laterStage: "dense")])
+        _ = try await runner(executor) { $0.progressWriteInterval = 3600 }.run()
+        let job = try XCTUnwrap(ledger.job("broken"))
+        XCTAssertEqual(job.state, .failed)
+        XCTAssertEqual(job.stage, "dense")
+        XCTAssertEqual(job.progress, 0.8, accuracy: 1e-9)
+    }
+
     /// An output folder that cannot be made fails its job at once: retrying would meet the same wall.
     func testAnOutputFolderThatCannotBeMadeIsNotRetried() async throws {
         let blocker = directory.appendingPathComponent("blocker")
