@@ -59,7 +59,7 @@ public struct SessionJobExecutor: JobExecutor {
             var failures: [String] = []
             var retryable = false
             var cancelled = false
-            var unregistered = 0
+            var unplaced: [String] = [], skipped = 0
             var metresPerUnit: Double?
             var inputWarnings: [String] = []  // kept in poses.json
             loop: for await output in session.outputs {
@@ -71,15 +71,14 @@ public struct SessionJobExecutor: JobExecutor {
                 case .stageComplete(let stage) where stage.restoredItems > 0:
                     report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
                 case .invalidSample(_, let reason):
+                    skipped += 1
                     report(.note("skipped \(reason)"))  // the reason starts with the photo's name
                 case .inputWarning(let warning):
                     inputWarnings.append(warning)
                     report(.note(warning))
                 case .skippedSample(let id):
-                    unregistered += 1
-                    report(.note("not registered: \(names[id] ?? "sample \(id)") (no pose; the outputs hold the registered photos only)"))
-                case .stitchingIncomplete:
-                    report(.note("\(unregistered) usable photo(s) could not be placed in the reconstruction"))
+                    // One note for all of them, once the session has said which (one per photo flooded the log).
+                    unplaced.append(names[id] ?? "sample \(id)")
                 case .requestComplete(_, let result):
                     if case .poses(let poses) = result { for warning in PoseExport.warnings(scene: poses.scene) { report(.note(warning)) } }
                     do {
@@ -102,10 +101,22 @@ public struct SessionJobExecutor: JobExecutor {
                 }
             }
             if cancelled || Task.isCancelled { throw CancellationError() }
+            if !unplaced.isEmpty { report(.note(Self.unplacedNote(unplaced, usable: session.samples.count - skipped))) }
             if !failures.isEmpty { throw JobFailure(failures.joined(separator: "; "), isRetryable: retryable) }
         } onCancel: {
             session.cancel()
         }
+    }
+
+    /// The photos the reconstruction could not place, in one note: up to ten names, how many of
+    /// the usable photos they are, and a warning when they are most of them (the job still
+    /// completes with the photos that were placed).
+    public static func unplacedNote(_ names: [String], usable: Int) -> String {
+        let listed = names.count <= 10 ? names.joined(separator: ", ") : names.prefix(10).joined(separator: ", ") + " and \(names.count - 10) more"
+        let share = "\(names.count) of \(max(usable, names.count)) usable photos"
+        let most = 2 * names.count > max(usable, names.count)
+        return "not registered: \(listed) (\(share): no pose; the outputs hold the registered photos only"
+            + (most ? "; most photos were not placed: do they overlap enough, one with the next?" : "") + ")"
     }
 
     /// Whether the same photos and spec would fail the same way again: the pipeline is

@@ -14,4 +14,15 @@ final class SessionJobExecutorTests: XCTestCase {
         XCTAssertFalse(SessionJobExecutor.isDeterministic(DenseStereo.DenseStereoError.unreadableImage(name: "a.jpg", reason: "I/O error")))
         XCTAssertFalse(SessionJobExecutor.isDeterministic(CocoaError(.fileWriteOutOfSpace)))
     }
+
+    /// The photos a job could not place come in one note, naming at most ten, saying how many of
+    /// the usable photos they are, and warning when they are most of them.
+    func testUnplacedPhotosAreOneNoteThatWarnsWhenTheyAreMost() {
+        let one = SessionJobExecutor.unplacedNote(["zz.png"], usable: 4)
+        XCTAssertEqual(one, "not registered: zz.png (1 of 4 usable photos: no pose; the outputs hold the registered photos only)")
+        let many = SessionJobExecutor.unplacedNote((1...14).map { "IMG_\($0).jpg" }, usable: 16)
+        XCTAssertTrue(many.hasPrefix("not registered: IMG_1.jpg, IMG_2.jpg"), many)
+        XCTAssertTrue(many.contains("IMG_10.jpg and 4 more (14 of 16 usable photos"), many)
+        XCTAssertTrue(many.contains("most photos were not placed"), many)
+    }
 }
