@@ -79,6 +79,8 @@ public struct SessionJobExecutor: JobExecutor {
                 case .skippedSample(let id):
                     // One note for all of them, once the session has said which (one per photo flooded the log).
                     unplaced.append(names[id] ?? "sample \(id)")
+                case .stitchingIncomplete where !unplaced.isEmpty:
+                    report(.note(Self.unplacedNote(unplaced, usable: session.samples.count - skipped)))
                 case .requestComplete(_, let result):
                     if case .poses(let poses) = result { for warning in PoseExport.warnings(scene: poses.scene) { report(.note(warning)) } }
                     do {
@@ -101,7 +103,6 @@ public struct SessionJobExecutor: JobExecutor {
                 }
             }
             if cancelled || Task.isCancelled { throw CancellationError() }
-            if !unplaced.isEmpty { report(.note(Self.unplacedNote(unplaced, usable: session.samples.count - skipped))) }
             if !failures.isEmpty { throw JobFailure(failures.joined(separator: "; "), isRetryable: retryable) }
         } onCancel: {
             session.cancel()

@@ -96,9 +96,6 @@ public struct CaptureReplay: Sendable {
                                    reason: problem, dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
-            // Depth that cannot be used is not copied (the reconstruction would name it under the
-            // shot's new name); the photo is still good.
-            let (shotFrame, depthProblem) = Self.withUsableDepth(frame)
             let captureFrame = CaptureFrame(timestamp: frame.timestamp, worldFromCamera: frame.worldFromCamera,
                                             meanLuminance: analysis.meanLuminance, sharpness: analysis.sharpness,
                                             textureScore: analysis.textureScore, boxFractionInView: analysis.boxFractionInView)
@@ -134,12 +131,13 @@ public struct CaptureReplay: Sendable {
                         _ = try? session.imagesDirectoryVanished()
                         throw CaptureReplayError(path: output.path, "the capture folder vanished during the replay")
                     }
+                    // Depth that cannot be used is not copied (the reconstruction would name it under
+                    // the shot's new name); the photo is still good.
+                    let (shotFrame, depthProblem) = Self.withUsableDepth(frame)
                     do {
                         line.shot = try writer.save(shot: id, frame: shotFrame)
-                        if let depthProblem {
-                            line.note = depthProblem
-                            summary.shotsWithoutDepth += 1
-                        }
+                        line.note = depthProblem
+                        if shotFrame.depth == nil && frame.depth != nil { summary.shotsWithoutDepth += 1 }
                         _ = try session.shotSaved(id: id)
                     } catch let error as CaptureReplayError {
                         throw error

@@ -13,7 +13,8 @@ public struct ReplaySummary: Sendable, Equatable, Codable {
     public var capturingFrames = 0
     /// Shots written to the capture folder.
     public var savedShots = 0
-    /// Saved shots whose depth (or confidence map alone) could not be used and was not copied.
+    /// Saved shots whose depth could not be used and was not copied (a confidence map left out
+    /// alone is only in the shot's line).
     public var shotsWithoutDepth = 0
     /// Capturing frames not saved, per blocking feedback (a frame with two counts under both).
     public var rejectedByFeedback: [String: Int] = [:]

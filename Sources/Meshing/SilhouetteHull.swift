@@ -77,28 +77,44 @@ public struct SilhouetteHull: Sendable {
         var distance = -Float.infinity
         var seen = 0
         for (n, view) in views.enumerated() where n != excluded {
-            let p = view.camera.cameraPoint(point)
-            guard p.z > 0 else {
-                if view.framesObject { return (.infinity, seen + 1) }
-                continue
-            }
-            let pixel = view.camera.pixel(normalisedX: p.x / p.z, normalisedY: p.y / p.z)
-            let u = pixel.x, v = pixel.y
-            let width = Float(view.width), height = Float(view.height)
-            var beyond: Float = 0
-            if !(u >= 0 && v >= 0 && u < width && v < height) {
-                guard view.framesObject, u.isFinite, v.isFinite else { continue }
-                // Out of frame: the outline is at least as far as the frame's edge, plus the
-                // outline's distance from the nearest pixel on that edge.
-                let du = max(0, -u, u - width), dv = max(0, -v, v - height)
-                beyond = (du * du + dv * dv).squareRoot()
-            }
+            guard let d = Self.distance(point, in: view, slack: slack) else { continue }
+            if d == .infinity { return (.infinity, seen + 1) }
             seen += 1
-            let column = min(view.width - 1, max(0, Int(u))), row = min(view.height - 1, max(0, Int(v)))
-            let pixels = view.field[row * view.width + column] + beyond - slack
-            distance = max(distance, pixels * p.z / ((view.camera.fx + view.camera.fy) / 2))
+            distance = max(distance, d)
         }
         return (distance, seen)
+    }
+
+    /// One view's signed distance from `point` to its outline, world units at the point's depth,
+    /// less `slack` pixels: +∞ behind the camera of a view that frames the whole object; nil when
+    /// the view says nothing of the point (behind its camera, or out of its frame, when the
+    /// object is not all in it).
+    private static func distance(_ point: SIMD3<Float>, in view: View, slack: Float) -> Float? {
+        let p = view.camera.cameraPoint(point)
+        guard p.z > 0 else { return view.framesObject ? .infinity : nil }
+        let pixel = view.camera.pixel(normalisedX: p.x / p.z, normalisedY: p.y / p.z)
+        let u = pixel.x, v = pixel.y
+        let width = Float(view.width), height = Float(view.height)
+        var beyond: Float = 0
+        if !(u >= 0 && v >= 0 && u < width && v < height) {
+            guard view.framesObject, u.isFinite, v.isFinite else { return nil }
+            // Out of frame: the outline is at least as far as the frame's edge, plus the
+            // outline's distance from the nearest pixel on that edge.
+            let du = max(0, -u, u - width), dv = max(0, -v, v - height)
+            beyond = (du * du + dv * dv).squareRoot()
+        }
+        let column = min(view.width - 1, max(0, Int(u))), row = min(view.height - 1, max(0, Int(v)))
+        let pixels = view.field[row * view.width + column] + beyond - slack
+        return pixels * p.z / ((view.camera.fx + view.camera.fy) / 2)
+    }
+
+    /// How many views see `point` (world) off the object's silhouette by more than `margin`
+    /// (world units, at the point's depth; slack included), counting a point behind a camera, or
+    /// out of the frame of a view that frames the whole object, as off it. With correct masks one
+    /// such view shows the point is not the object; counting them lets a caller ask for two, so
+    /// that one mask's slip does not carve the object.
+    public func viewsSeeingOutside(_ point: SIMD3<Float>, margin: Float) -> Int {
+        views.reduce(0) { count, view in count + ((Self.distance(point, in: view, slack: slackPixels) ?? -.infinity) > margin ? 1 : 0) }
     }
 
     /// Where the object meets what it stands on, seen by each view: the ray through the view's

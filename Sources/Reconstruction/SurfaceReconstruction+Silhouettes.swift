@@ -25,27 +25,20 @@ extension SurfaceReconstruction {
     }
 
     /// The clouds without their points outside the hull: a scan takes in the floor and whatever
-    /// surrounds the object, which the masks keep out of the depth maps. The hull needs many views
-    /// to say a point is inside (`silhouetteViews`), but one view that sees a point off the
-    /// object's silhouette shows it is not the object; two are asked for, so that a slip of one
-    /// mask does not cost the object points. A point is left out when it lies outside the hull by
-    /// more than three point spacings (its footprint, when given), the sensor's noise, and at
-    /// least two views constrain it, or it is behind a camera whose photo frames the whole object.
-    /// Other points no two views judge are kept. Returns the clouds and how many points were left
-    /// out.
+    /// surrounds the object, which the masks keep out of the depth maps. A point is left out when
+    /// at least two photos see it off the object's silhouette by more than three point spacings
+    /// (its footprint, when given), the sensor's noise (`SilhouetteHull.viewsSeeingOutside`): with
+    /// correct masks one such photo shows a point is not the object, and asking for two keeps one
+    /// mask's slip from costing object points. Points too few photos see are kept. Returns the
+    /// clouds and how many points were left out.
     func insideHull(_ clouds: [PointInput], hull: SilhouetteHull) -> (clouds: [PointInput], leftOut: Int) {
-        let minViews = 2
         var leftOut = 0
         let kept = clouds.map { input -> PointInput in
             let tolerance = max(input.footprintRadius ?? 0, 3 * (input.cloud.medianSpacing() ?? 0))
             let positions = input.cloud.positions
             let chunk = 4096
             let keeps = parallelMap((positions.count + chunk - 1) / chunk, workers: options.workers) { c -> [Int] in
-                (c * chunk..<min(positions.count, (c + 1) * chunk)).filter { i in
-                    let (distance, seenBy) = hull.signedDistance(positions[i])
-                    // Behind a camera that frames the whole object: outside, however few views were asked.
-                    return distance <= tolerance || (seenBy < minViews && distance < .infinity)
-                }
+                (c * chunk..<min(positions.count, (c + 1) * chunk)).filter { hull.viewsSeeingOutside(positions[$0], margin: tolerance) < 2 }
             }.flatMap { $0 }
             leftOut += positions.count - keeps.count
             var copy = input

@@ -140,7 +140,11 @@ struct BatchCommand: AsyncParsableCommand {
         // Failed place-holders of this file's jobs without a usable id, which the file no longer has.
         let ids = file.entries.map(\.id)
         if let jobs {
-            for id in try ledger.retirePlaceholders(ofFile: JobsFile.placeholderLabel(of: URL(fileURLWithPath: jobs)), keeping: Set(ids)) {
+            // Ledgers before 2026-11-29 named them by the file's name alone (`jobs.json#2`): those go too.
+            let url = URL(fileURLWithPath: jobs)
+            let retired = try ledger.retirePlaceholders(ofFile: JobsFile.placeholderLabel(of: url), keeping: Set(ids))
+                + ledger.retirePlaceholders(ofFile: url.lastPathComponent, keeping: Set(ids))
+            for id in retired {
                 reporter.note("removed '\(id)' from the ledger: the jobs file no longer has that invalid job")
             }
         }

@@ -154,8 +154,8 @@ struct JobsCommand: ParsableCommand {
             discussion: """
                 The ledger keeps its history of events, ending with 'removed'. A failed job \
                 stays in the ledger, and makes batch -o OUT exit 1, until it is retried or removed. \
-                Invalid jobs without a usable id (FILE#N) are removed by batch itself once FILE no \
-                longer has them.
+                Invalid jobs without a usable id (PATH#N: the jobs file's path and the job's place in it) \
+                are removed by batch itself once that file no longer has them.
                 """)
 
         @OptionGroup var ledger: LedgerOptions

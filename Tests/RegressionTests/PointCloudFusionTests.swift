@@ -83,6 +83,24 @@ final class PointCloudFusionTests: XCTestCase {
         XCTAssertLessThan(reach(masked.mesh), radius * 1.3, "only the object and the floor just under it")
         let radii = masked.mesh.positions.filter { $0.z > 0.06 }.map { simdLength($0 - centre) }
         XCTAssertEqual(radii.reduce(0, +) / Float(radii.count), radius, accuracy: 0.05 * radius)
+
+        // One mask that slipped (the object's upper half missing from it) does not carve the object:
+        // two photos must see a point off the silhouette.
+        var slipped = silhouettes
+        let first = slipped[0].mask
+        slipped[0].mask = GrayImage(width: first.width, height: first.height,
+                                    pixels: first.pixels.enumerated().map { $0.offset / first.width < 60 ? 0 : $0.element })
+        let kept = try SurfaceReconstruction(options: options).run([], points: [cloud], silhouettes: slipped)
+        let top = centre.z + radius
+        XCTAssertEqual(kept.mesh.positions.map(\.z).max() ?? 0, top, accuracy: 0.1 * radius, "the top is still there")
+        XCTAssertEqual(Double(kept.pointsOutsideSilhouettes), Double(masked.pointsOutsideSilhouettes), accuracy: Double(floor.count) / 50)
+
+        // A cloud wholly outside the masks' hull (another frame) is an error that says so.
+        var elsewhere = cloud
+        elsewhere.cloud = PointCloud(positions: points.map { $0 + SIMD3<Float>(5, 0, 0) })
+        XCTAssertThrowsError(try SurfaceReconstruction(options: options).run([], points: [elsewhere], silhouettes: silhouettes)) { error in
+            XCTAssertTrue("\(error)".contains("lie outside the masks' visual hull"), "\(error)")
+        }
     }
 
     func testEstimatedNormalsFaceTheViewpoints() {
