@@ -10,11 +10,14 @@ import ReconstructionCore
 ///                                        millimetres (PNG) or 32-bit float metres (TIFF), 0 = none,
 ///                                        any resolution with the photo's aspect ratio
 ///     metadata_N.json                    intrinsics and camera-to-world pose (`RGBDFrameMetadata`)
+///     confidence_N.png (optional)        the depth's confidence, 8-bit, depth's size: 0 low,
+///                                        1 medium, 2 high (ARKit's levels), weighting the depth
 ///
 /// The poses are taken as known and metric, so the frames go through the same dense path as a
 /// capture folder with `--poses`: stereo on the photos (optional) plus the depth fused into the
 /// surface. A frame with a missing or unreadable file, bad JSON, a matrix of the wrong shape, a
-/// non-finite value or an invalid depth image is reported (naming the file) and skipped.
+/// non-finite value or an invalid depth image is reported (naming the file) and skipped. A
+/// confidence map that cannot be used is reported too, and its frame's depth weighs the same everywhere.
 public struct RGBDKeyframes: Sendable {
     /// One usable frame.
     public struct Frame: Sendable {
@@ -31,7 +34,7 @@ public struct RGBDKeyframes: Sendable {
     public var folder: URL
     /// Usable frames by increasing number.
     public var frames: [Frame]
-    /// Skipped frames and stray files, each naming its file.
+    /// Skipped frames, stray files and unusable confidence maps, each naming its file.
     public var problems: [DepthSidecarError]
 
     static let photoExtensions = ["jpg", "jpeg", "png"]
@@ -51,10 +54,10 @@ public struct RGBDKeyframes: Sendable {
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
             throw CaptureIOError(path: folder.path, problem: "cannot list the keyframe folder: \(error.localizedDescription)")
         }
-        var files: [String: [Int: String]] = ["color_": [:], "depth_": [:], "metadata_": [:]]
+        var files: [String: [Int: String]] = ["color_": [:], "depth_": [:], "metadata_": [:], "confidence_": [:]]
         var problems: [DepthSidecarError] = []
         for name in names {
-            for (prefix, extensions) in [("color_", photoExtensions), ("depth_", depthExtensions), ("metadata_", ["json"])] {
+            for (prefix, extensions) in [("color_", photoExtensions), ("depth_", depthExtensions), ("metadata_", ["json"]), ("confidence_", ["png"])] {
                 guard let digits = frameDigits(name, prefix: prefix, extensions: extensions) else { continue }
                 guard let n = Int(digits) else {
                     problems.append(.init(file: folder.appendingPathComponent(name), "has a frame number too large to read; it is skipped"))
@@ -68,10 +71,19 @@ public struct RGBDKeyframes: Sendable {
             }
         }
         var frames: [Frame] = []
-        let numbers = Set(files.values.flatMap(\.keys)).sorted()
+        // A confidence map alone is no frame.
+        let numbers = Set(["color_", "depth_", "metadata_"].flatMap { files[$0]!.keys }).sorted()
+        for n in files["confidence_"]!.keys.sorted() where !numbers.contains(n) {
+            problems.append(.init(file: folder.appendingPathComponent(files["confidence_"]![n]!), "has no frame \(n) (no colour, depth or metadata file); it is not used"))
+        }
         for n in numbers {
             do {
-                frames.append(try frame(n, photo: files["color_"]![n], depth: files["depth_"]![n], metadata: files["metadata_"]![n], in: folder))
+                let frame = try frame(n, photo: files["color_"]![n], depth: files["depth_"]![n], metadata: files["metadata_"]![n],
+                                      confidence: files["confidence_"]![n], in: folder)
+                if let problem = frame.depth.confidenceProblem {
+                    problems.append(.init(file: problem.file, problem.problem + "; frame \(n)'s depth is used with equal weight"))
+                }
+                frames.append(frame)
             } catch {
                 problems.append(error)
             }
@@ -80,7 +92,8 @@ public struct RGBDKeyframes: Sendable {
     }
 
     /// Frame `n` from its files (names inside `folder`), or the first problem, naming its file.
-    static func frame(_ n: Int, photo: String?, depth: String?, metadata: String?, in folder: URL) throws(DepthSidecarError) -> Frame {
+    static func frame(_ n: Int, photo: String?, depth: String?, metadata: String?, confidence: String? = nil,
+                      in folder: URL) throws(DepthSidecarError) -> Frame {
         let anyFile = folder.appendingPathComponent(photo ?? depth ?? metadata ?? "frame \(n)")
         guard let metadata else { throw DepthSidecarError(file: anyFile, "has no metadata_\(n).json; frame \(n) is skipped") }
         let metadataURL = folder.appendingPathComponent(metadata)
@@ -106,15 +119,16 @@ public struct RGBDKeyframes: Sendable {
             throw DepthSidecarError(file: metadataURL, "has its principal point (\(camera.cx), \(camera.cy)) outside its \(size.width)×\(size.height) "
                                     + "photo \(photo) (intrinsics are in pixels of the colour photo); frame \(n) is skipped")
         }
-        let depthMap: DepthMap
+        let depthSidecar: DepthSidecar
         do {
-            depthMap = try DepthSidecar.decodeDepth(folder.appendingPathComponent(depth), photoWidth: size.width, photoHeight: size.height)
+            depthSidecar = try DepthSidecar.load(depth: folder.appendingPathComponent(depth), confidence: confidence.map { folder.appendingPathComponent($0) },
+                                                 photoWidth: size.width, photoHeight: size.height)
         } catch {
             throw DepthSidecarError(file: error.file, error.problem + "; frame \(n) is skipped")
         }
         let intrinsics = CameraIntrinsics(width: size.width, height: size.height, fx: camera.fx, fy: camera.fy, cx: camera.cx, cy: camera.cy)
         return Frame(number: n, photoName: photo, intrinsics: intrinsics, worldFromCamera: camera.worldFromCamera,
-                     depth: DepthSidecar(depth: depthMap, confidence: nil))
+                     depth: depthSidecar)
     }
 
     /// The digits N of `PREFIXN.ext` (ext case-insensitive, one of `extensions`), else nil.

@@ -45,8 +45,9 @@ struct ReconstructCommand: ParsableCommand {
             INPUT may also be an RGB-D keyframe folder: color_N.jpg|png, depth_N.png (16-bit mm) \
             or depth_N.tif (float metres), metadata_N.json with "intrinsics" (3×3, pixels, colour \
             resolution) and "cameraToWorld" (4×4, metres; ARKit camera axes x right, y up, z back \
-            unless "axes": "opencv"). Its poses are used as known metric poses and its depth is \
-            fused; bad frames are reported by file name and skipped. --lidar-points adds point \
+            unless "axes": "opencv"), optionally confidence_N.png (0 low, 1 medium, 2 high, at the \
+            depth's size). Its poses are used as known metric poses and its depth is \
+            fused, weighted by confidence; bad frames are reported by file name and skipped. --lidar-points adds point \
             clouds (PLY, metres, in the poses' world frame; normals estimated when missing); they \
             need known metric poses (--poses or an RGB-D folder) and are not registered to \
             estimated poses.

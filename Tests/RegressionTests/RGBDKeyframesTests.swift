@@ -69,6 +69,42 @@ final class RGBDKeyframesTests: XCTestCase {
         XCTAssertFalse(RGBDKeyframes.isKeyframeFolder(folder.appendingPathComponent("missing")))
     }
 
+    /// `confidence_N.png` weights frame N's depth (ARKit's levels); one that cannot be used is
+    /// named and the depth is kept with equal weight; one without a frame is named and ignored.
+    func testConfidenceMapsWeightTheirFramesDepth() throws {
+        for n in 0..<4 { try writeFrame(n, as: n) }
+        let (w, h) = (Self.capture.depthIntrinsics.width, Self.capture.depthIntrinsics.height)
+        var levels = [UInt8](repeating: 2, count: w * h)
+        for i in 0..<(w * h / 2) { levels[i] = 0 }  // top half: low confidence
+        levels[w * h - 1] = 1
+        try ImageCodec.encode(GrayImage(width: w, height: h, pixels: levels), as: .png).write(to: folder.appendingPathComponent("confidence_0.png"))
+        try ImageCodec.encode(GrayImage(width: w / 2, height: h / 2, pixels: [UInt8](repeating: 2, count: w / 2 * (h / 2))), as: .png)
+            .write(to: folder.appendingPathComponent("confidence_1.png"))  // wrong size
+        try ImageCodec.encode(GrayImage(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h)), as: .png)
+            .write(to: folder.appendingPathComponent("confidence_2.png"))  // 0–255, not levels
+        try Data("not a png".utf8).write(to: folder.appendingPathComponent("confidence_7.png"))  // no frame 7
+
+        let keyframes = try RGBDKeyframes.load(folder)
+        XCTAssertEqual(keyframes.frames.map(\.number), [0, 1, 2, 3], "a bad confidence map never costs its frame")
+        let frames = Dictionary(uniqueKeysWithValues: keyframes.frames.map { ($0.number, $0) })
+        XCTAssertEqual(frames[0]?.depth.confidence?.pixels, levels)
+        let weights = try XCTUnwrap(frames[0]?.depth.weights)
+        XCTAssertEqual(weights[0], 0)
+        XCTAssertEqual(weights[w * h - 2], 1)
+        XCTAssertEqual(weights[w * h - 1], 0.5)
+        for n in [1, 2, 3] {
+            XCTAssertNil(frames[n]?.depth.confidence)
+            XCTAssertEqual(frames[n]?.depth.weights.max(), 1, "frame \(n)'s depth weighs the same everywhere")
+        }
+        let text = keyframes.problems.map(\.description)
+        XCTAssertEqual(text.count, 3, "\(text)")
+        for (file, fragment) in [("confidence_1.png", "is \(w / 2)×\(h / 2) but its depth map is \(w)×\(h)"),
+                                 ("confidence_2.png", "has values above 2"), ("confidence_7.png", "has no frame 7")] {
+            XCTAssertTrue(text.contains { $0.contains(folder.appendingPathComponent(file).path) && $0.contains(fragment) }, "\(file): \(fragment) not in \(text)")
+        }
+        XCTAssertEqual(text.filter { $0.contains("depth is used with equal weight") }.count, 2)
+    }
+
     func testBadFramesAreReportedByFileAndSkipped() throws {
         for n in 0..<9 { try writeFrame(n, as: n) }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("depth_1.png"))  // missing depth
