@@ -46,7 +46,7 @@ public enum ModelRun {
         // Shares of the time (a full level of 24 photos: 56 s reading photos and scoring, 115 s building).
         let shares = StepShares<String>([("photos", 0.25), ("build", 0.7), ("fidelity", holdOutEvery > 1 ? 0.05 : 0)])
         let (views, loadWarnings) = try loadViews(scene: posed, imagesDirectory: imagesDirectory,
-                                                  longerSide: budget.textureDimension.rawValue, log: log,
+                                                  longerSide: budget.textureDimension.rawValue, surface: surface, log: log,
                                                   fraction: { fraction(shares.fraction("photos", $0)) })
         var warnings = loadWarnings
         // Every n-th photo (from the middle of each run of n) can be kept out of texturing to score it.
@@ -115,8 +115,10 @@ public enum ModelRun {
 
     /// The registered photos as baking views, decoded at the largest power-of-two reduction that
     /// keeps their longer side at least `longerSide` (the texture's size: finer photos add little),
-    /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out.
-    public static func loadViews(scene: SparseScene, imagesDirectory: URL, longerSide: Int,
+    /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out. With
+    /// `surface` (in `scene`'s frame), each view keeps only the part of its photo the surface
+    /// covers (`BakingView.cropped(toProjectionsOf:)`): the same texels, a fraction of the memory.
+    public static func loadViews(scene: SparseScene, imagesDirectory: URL, longerSide: Int, surface: TriangleMesh? = nil,
                                  log: @Sendable (String) -> Void = { _ in },
                                  fraction: @Sendable (Double) -> Void = { _ in }) throws -> ([BakingView], [String]) {
         let registered = scene.images.filter(\.isRegistered)
@@ -135,9 +137,10 @@ public enum ModelRun {
                     throw ModelRunError("\(url.path): \(error)")
                 }
                 let mask = try? sidecars.objectMask(of: image.name)  // the dense stage named one it could not use
-                return BakingView(name: image.name, image: photo,
-                                  intrinsics: image.intrinsics.scaled(toWidth: photo.width, height: photo.height),
-                                  cameraFromWorld: image.cameraFromWorld!, mask: mask)
+                let view = BakingView(name: image.name, image: photo,
+                                      intrinsics: image.intrinsics.scaled(toWidth: photo.width, height: photo.height),
+                                      cameraFromWorld: image.cameraFromWorld!, mask: mask)
+                return surface.map { view.cropped(toProjectionsOf: $0.positions) } ?? view
             }
         }
         var views: [BakingView] = [], warnings: [String] = []
