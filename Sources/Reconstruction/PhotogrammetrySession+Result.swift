@@ -19,6 +19,11 @@ extension PhotogrammetrySession {
             public var worldFromCamera: RigidTransform
             /// The intrinsics used for this sample (refined when they were not given).
             public var intrinsics: CameraIntrinsics
+
+            public init(worldFromCamera: RigidTransform, intrinsics: CameraIntrinsics) {
+                self.worldFromCamera = worldFromCamera
+                self.intrinsics = intrinsics
+            }
         }
 
         /// Registered samples only.

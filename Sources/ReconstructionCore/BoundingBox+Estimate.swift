@@ -6,7 +6,7 @@ extension BoundingBox {
                                 marginFraction: Double = 0.05) -> BoundingBox? {
         let finite = points.filter { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
         guard !finite.isEmpty else { return nil }
-        let trim = min(max(trimmedFraction, 0), 0.49)
+        let trim = Swift.min(Swift.max(trimmedFraction, 0), 0.49)
         var lower = [Double](repeating: 0, count: 3), upper = [Double](repeating: 0, count: 3)
         for axis in 0..<3 {
             let values = finite.map { Double($0[axis]) }.sorted()
@@ -14,7 +14,7 @@ extension BoundingBox {
             lower[axis] = values[Int((Double(last) * trim).rounded(.down))]
             upper[axis] = values[Int((Double(last) * (1 - trim)).rounded(.up))]
         }
-        let margin = max(marginFraction, 0)
+        let margin = Swift.max(marginFraction, 0)
         let half = Vector3((upper[0] - lower[0]) / 2, (upper[1] - lower[1]) / 2, (upper[2] - lower[2]) / 2)
         let centre = Vector3((upper[0] + lower[0]) / 2, (upper[1] + lower[1]) / 2, (upper[2] + lower[2]) / 2)
         return BoundingBox(centre: centre, halfExtents: half * (1 + 2 * margin))

@@ -12,6 +12,21 @@ public struct BoundingBox: Equatable, Sendable, Codable {
         self.halfExtents = halfExtents
     }
 
-    /// Length of the box's space diagonal, in metres.
+    /// The box between two opposite corners (Apple's `BoundingBox(min:max:)`).
+    public init(min: Vector3, max: Vector3) {
+        self.init(centre: (min + max) * 0.5, halfExtents: (max - min) * 0.5)
+    }
+
+    /// Length of the box's space diagonal, in the scene's units.
     public var diagonal: Double { 2 * halfExtents.length }
+
+    // Apple's names (RealityKit's `BoundingBox`).
+    /// The corner with the smallest coordinates.
+    public var min: Vector3 { centre - halfExtents }
+    /// The corner with the largest coordinates.
+    public var max: Vector3 { centre + halfExtents }
+    /// The centre (`centre`).
+    public var center: Vector3 { centre }
+    /// The box's size along x, y and z.
+    public var extents: Vector3 { halfExtents * 2 }
 }

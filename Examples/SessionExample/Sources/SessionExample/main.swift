@@ -1,8 +1,7 @@
 // Photos in, poses, the object's bounds and a model file out, through PhotogrammetrySession.
 // Usage: SessionExample PHOTOS_DIR OUT_DIR [preview|reduced|medium|full|raw]
 import Foundation
-import PhotogrammetryKit
-import Reconstruction
+import PhotogrammetryKit  // the session and the types it carries, as `import RealityKit` on Apple's platforms
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 || arguments.count == 4 else {
@@ -46,8 +45,8 @@ outputs: for await output in session.outputs {
     case .requestComplete(_, .poses(let poses)):
         print("poses: \(poses.posesBySample.count) cameras registered, \(poses.unregisteredReasonsBySample.count) not")
     case .requestComplete(_, .bounds(let box)):
-        let size = box.halfExtents
-        print("bounds: \(2 * size.x) × \(2 * size.y) × \(2 * size.z)")
+        let size = box.extents
+        print("bounds: \(size.x) × \(size.y) × \(size.z)")
     case .requestComplete(_, .modelFile(let url)):
         print("model: \(url.path)")
     case .requestError(let request, let error):
