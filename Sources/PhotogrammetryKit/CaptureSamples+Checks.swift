@@ -30,8 +30,9 @@ extension CaptureSamples {
             + "rename \(names.count == 1 ? "it" : "them") in UTF-8 (for Latin-1 names: convmv -f latin1 -t utf8 --notest *)"
     }
 
-    /// Checks a given K against each photo's size (`IntrinsicsFit`) and notes the photos whose
-    /// EXIF orientation asks for a turn the pipeline does not apply.
+    /// Rejects photos whose EXIF orientation says they are stored mirrored, checks a given K
+    /// against each photo's size (`IntrinsicsFit`) and notes the photos whose EXIF orientation
+    /// asks for a turn the pipeline does not apply.
     /// - A principal point outside a photo rejects that photo.
     /// - So does one far from its centre when K fits the photo turned by 90° (K made for the
     ///   upright view): its pose would be wrong (a portrait photo among landscapes registered 1.2 m
@@ -41,7 +42,17 @@ extension CaptureSamples {
     ///   photos; a K kept for photos cropped from their top-left corner also looks so).
     static func check(_ photos: [PhotoHeader], given: PinholeIntrinsics?) -> CheckResult {
         var result = CheckResult()
-        let reoriented = photos.filter { $0.exif?.isReorienting == true }.map(\.name)
+        // A mirror image (a front camera's selfie, stored mirrored and tagged to be shown so) is
+        // no photo of a pinhole camera: it would register at a wrong pose (a photo of
+        // fountain-P11 tagged 2 registered 2.4 m off, and spoilt the others' alignment).
+        for (index, photo) in photos.enumerated() {
+            guard let orientation = photo.exif?.orientation, [2, 4, 5, 7].contains(orientation) else { continue }
+            result.rejections[index] = "its EXIF orientation (\(orientation)) says it is stored mirrored (as front cameras store "
+                + "photos); a mirror image has no camera pose, so it is left out: store it un-mirrored and untagged "
+                + "(e.g. exiftran -ai \(photo.name)), or take the photo again"
+        }
+        let reoriented = photos.enumerated().filter { $0.element.exif?.isReorienting == true && result.rejections[$0.offset] == nil }
+            .map(\.element.name)
         let rotated = Set(photos.filter { ($0.exif?.orientation ?? 1) >= 5 }.map(\.name))
         if !reoriented.isEmpty {
             result.warnings.append("\(count(reoriented.count, "photo")) (\(listed(reoriented))) \(reoriented.count == 1 ? "is" : "are") "

@@ -72,6 +72,13 @@ extension IncrementalMapper {
         let counts = images.map(\.features.count).sorted()
         let median = counts[counts.count / 2], own = images[image].features.count
         guard images.count >= 3, own * 10 < median else { return "" }
+        // A photo far smaller than the others (a thumbnail among full-size photos) says so.
+        let pixels = images.map { $0.intrinsics.width * $0.intrinsics.height }.sorted()
+        let k = images[image].intrinsics
+        if k.width * k.height * 25 < pixels[pixels.count / 2] {
+            return "; it has \(own) features where the photos' median is \(median): at \(k.width)×\(k.height) it is much smaller "
+                + "than the others (a thumbnail?); use the full-size photo"
+        }
         return "; it has \(own) features where the photos' median is \(median): it may be dark, blurred or of a plain surface"
     }
 

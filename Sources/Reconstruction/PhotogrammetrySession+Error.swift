@@ -32,7 +32,8 @@ extension PhotogrammetrySession {
                 case .bounds: what = "bounds are"
                 }
                 return "\(what) not available in this session: it has no \(stage.rawValue) stage "
-                    + "(create it over a capture folder, or pass modelStages: to its initialiser)"
+                    + "(create it over a capture folder with PhotogrammetryKit's PhotogrammetrySession(input: URL), or, for samples "
+                    + "that are photo files in one folder, pass modelStages: FolderModelStages() to its initialiser)"
             case .alreadyProcessing: return "the session is already processing; wait for processingComplete or cancel"
             case .noRequests: return "no requests to process"
             case .noSamples: return "the session has no samples"

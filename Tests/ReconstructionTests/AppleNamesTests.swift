@@ -26,4 +26,17 @@ final class AppleNamesTests: XCTestCase {
         XCTAssertEqual(pose.translation, SIMD3<Float>(0.5, -2, 7))
         XCTAssertEqual(worldFromCamera.inverse.cameraCentreInWorld.x, 0.5, accuracy: 1e-12)
     }
+
+    /// Code ported from Apple's platforms prints `localizedDescription`: it says what went wrong.
+    func testErrorsSayWhatWentWrongThroughLocalizedDescription() {
+        let errors: [any Error] = [
+            PhotogrammetrySession.Error.duplicateSampleName("0001.jpg"),
+            PoseEstimation.PoseEstimationError.reconstructionFailed("no initial pair"),
+            ModelBuildError.emptySurface,
+        ]
+        for error in errors {
+            XCTAssertEqual(error.localizedDescription, "\(error)")
+            XCTAssertFalse(error.localizedDescription.contains("could not be completed"))
+        }
+    }
 }

@@ -91,6 +91,14 @@ final class IncrementalMapperTests: XCTestCase {
                                              geometries: verified)
         let dark = try XCTUnwrap(try sparseMapper.run().images[6].unregisteredReason)
         XCTAssertTrue(dark.hasSuffix("; it has 20 features where the photos' median is 300: it may be dark, blurred or of a plain surface"), dark)
+
+        // The same, but a thumbnail among full-size photos: its size is the likelier cause.
+        var thumbnail = sparse
+        thumbnail[6].intrinsics = thumbnail[6].intrinsics.scaled(toWidth: 64, height: 48)
+        var thumbnailMapper = IncrementalMapper(images: thumbnail, tracks: FeatureTracks(keypointCounts: thumbnail.map(\.features.count), geometries: verified),
+                                                geometries: verified)
+        let small = try XCTUnwrap(try thumbnailMapper.run().images[6].unregisteredReason)
+        XCTAssertTrue(small.hasSuffix("at 64×48 it is much smaller than the others (a thumbnail?); use the full-size photo"), small)
     }
 
     func testAGroupThatCannotStartGivesWayToTheNextLargest() throws {

@@ -155,6 +155,27 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
     }
 
+    /// A photo stored mirrored (a front camera's, tagged 2, 4, 5 or 7) has no camera pose: it is
+    /// rejected, named, with what to do; photos only turned stay in, with the warning.
+    func testPhotosStoredMirroredAreRejectedWithTheReason() throws {
+        let jpeg = try ImageCodec.encode(Self.noise(seed: 4), as: .jpeg(quality: 90))
+        for (orientation, name) in [(UInt8(2), "selfie.jpg"), (7, "selfie-turned.jpg"), (8, "turned.jpg"), (1, "upright.jpg")] {
+            try write(ExifFixture.withOrientation(orientation, jpeg), name)
+        }
+        let read = try CaptureSamples.read(imagesDirectory: folder)
+        let rejections = Dictionary(uniqueKeysWithValues: read.samples.map { ($0.name, $0.rejection) })
+        XCTAssertEqual(rejections.count, 4)
+        XCTAssertTrue(rejections["selfie.jpg"]??.contains("EXIF orientation (2) says it is stored mirrored") == true, "\(rejections)")
+        XCTAssertTrue(rejections["selfie-turned.jpg"]??.contains("EXIF orientation (7) says it is stored mirrored") == true, "\(rejections)")
+        XCTAssertNil(rejections["turned.jpg"] ?? nil)
+        XCTAssertNil(rejections["upright.jpg"] ?? nil)
+        XCTAssertEqual(read.warnings.count, 1, "\(read.warnings)")
+        XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
+        // The pose stage's reader (reconstruct's) rejects them too.
+        let sources = try CaptureSources.read(imagesDirectory: folder, given: nil).sources
+        XCTAssertEqual(sources.filter { $0.rejection != nil }.map(\.name).sorted(), ["selfie-turned.jpg", "selfie.jpg"])
+    }
+
     /// A photo scaled down after it was taken often keeps its camera's EXIF, image size included:
     /// a focal length from the focal-plane resolution is for the camera's size and is scaled to the
     /// decoded photo's (taken as it was, it was 3× too long here, and the poses of three such
