@@ -56,7 +56,7 @@ extension CaptureSamples {
         let rotated = Set(photos.filter { ($0.exif?.orientation ?? 1) >= 5 }.map(\.name))
         if !reoriented.isEmpty {
             result.warnings.append("\(count(reoriented.count, "photo")) (\(listed(reoriented))) \(reoriented.count == 1 ? "is" : "are") "
-                + "tagged in EXIF to be shown turned or mirrored; that tag is not applied, as in COLMAP: features, poses "
+                + "tagged in EXIF to be shown turned; that tag is not applied, as in COLMAP: features, poses "
                 + "and intrinsics refer to the pixels as stored, and a given K must describe them")
         }
         guard let k = given else { return result }

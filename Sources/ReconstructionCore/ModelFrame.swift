@@ -100,14 +100,48 @@ public enum ModelFrame {
     /// y points down). A photo stored turned without a tag saying so still has one side level, the
     /// one `levelUp` takes, so a few such photos do not tilt the result. When the level sides are
     /// all nearly parallel (every camera facing one way) they do not fix up, and the mean of the
-    /// photos' up is used. Nil without cameras or when their ups cancel out.
+    /// photos' up is used. Cameras standing around one place overrule a guess far from their
+    /// ring's axis (`orbitUp`). Nil without cameras or when their ups cancel out (and no ring
+    /// decides).
     public static func up(fromCameras cameraFromWorld: [RigidTransform], upInCamera: [Vector3]? = nil) -> Vector3? {
         let shownUp = cameraFromWorld.indices.map { i in
             cameraFromWorld[i].rotation.transposed * (upInCamera.flatMap { i < $0.count ? $0[i] : nil } ?? Vector3(0, -1, 0))
         }
         let mean = shownUp.reduce(Vector3.zero, +)
-        guard mean.length > 1e-9 else { return nil }
-        return levelUp(cameraFromWorld, shownUp: shownUp, from: mean.normalized) ?? mean.normalized
+        let guess = mean.length > 1e-9 ? levelUp(cameraFromWorld, shownUp: shownUp, from: mean.normalized) ?? mean.normalized : nil
+        return orbitUp(cameraFromWorld, guess: guess) ?? guess
+    }
+
+    /// The axis of cameras standing around one place, when it overrules `guess`. Photos all stored
+    /// turned without a tag saying so (an uploader that strips EXIF without turning the pixels, or
+    /// a tag left behind by one that turned them) lay the guess from their tops on its side: a
+    /// vase came out lying down, its rug a wall. Cameras around an object stand on a ring or a cap
+    /// (their centres' spread: the two larger eigenvalues within a factor 3.3 of each other, the
+    /// smallest under a quarter of the middle one) and look in at its middle; the ring's axis is
+    /// then the world's vertical. When the guess lies more than 60° from it, the axis is taken,
+    /// pointing away from where the cameras look on average (objects are photographed from above).
+    /// A nil guess (the photos' tops cancel out round the ring) is overruled too. Nil, leaving the
+    /// guess, for fewer than 6 cameras, other layouts (a facade, a room from inside), a guess near
+    /// the axis, or cameras level with the ring (no side to choose).
+    public static func orbitUp(_ cameraFromWorld: [RigidTransform], guess: Vector3?) -> Vector3? {
+        guard cameraFromWorld.count >= 6 else { return nil }
+        let centres = cameraFromWorld.map(\.cameraCentreInWorld)
+        let middle = (1.0 / Double(centres.count)) * centres.reduce(Vector3.zero, +)
+        var spread = [[Double]](repeating: [0, 0, 0], count: 3)
+        for c in centres {
+            let d = (c - middle).array
+            for i in 0..<3 { for j in 0..<3 { spread[i][j] += d[i] * d[j] } }
+        }
+        let eigen = SymmetricEigen(spread)
+        guard eigen.values[0] > 0, eigen.values[1] > 0.3 * eigen.values[0], eigen.values[2] < 0.25 * eigen.values[1] else { return nil }
+        let axis = Vector3(eigen.vectors[2][0], eigen.vectors[2][1], eigen.vectors[2][2]).normalized
+        if let guess, abs(axis.dot(guess)) >= 0.5 { return nil }
+        let forwards = cameraFromWorld.map { $0.rotation.row(2) }
+        let inward = zip(forwards, centres).map { f, c in f.dot((middle - c).normalized) }.reduce(0, +) / Double(centres.count)
+        guard inward > 0.5 else { return nil }
+        let along = forwards.map { $0.dot(axis) }.reduce(0, +) / Double(centres.count)
+        guard abs(along) > 0.05 else { return nil }
+        return along < 0 ? axis : -1 * axis
     }
 
     /// The direction perpendicular to every camera's level side, starting from `start`: each

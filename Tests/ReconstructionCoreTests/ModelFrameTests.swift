@@ -59,6 +59,42 @@ final class ModelFrameTests: XCTestCase {
         XCTAssertGreaterThan(shown.z, 0.99)
     }
 
+    /// Every photo of an orbit stored turned without a tag (EXIF stripped): their tops lie along
+    /// the ring, and the up from them lay on its side; the ring's axis gives it back, on the side
+    /// the cameras look down from. Upright photos, and a guess near the axis, are left alone.
+    func testAnOrbitOfPhotosAllStoredTurnedWithoutATagStillStandsUp() {
+        func orbit(turn: (Int) -> Int, height: Double = 0.8) -> [RigidTransform] {
+            (0..<16).map { i -> RigidTransform in
+                let a = 2 * Double.pi * Double(i) / 16
+                let centre = Vector3(2 * cos(a), 2 * sin(a), height)
+                let forward = (Vector3(0, 0, 0.2) - centre).normalized, right = forward.cross(Vector3(0, 0, 1)).normalized
+                let down = forward.cross(right)
+                let axes: (Vector3, Vector3)
+                switch turn(i) {
+                case 1: axes = (down, -1 * right)   // a quarter turn one way
+                case -1: axes = (-1 * down, right)  // the other way
+                default: axes = (right, down)
+                }
+                let rotation = Matrix3(rows: axes.0, axes.1, forward)
+                return RigidTransform(rotation: rotation, translation: -1 * (rotation * centre))
+            }
+        }
+        for (name, turns) in [("all clockwise", { (_: Int) in 1 }), ("all anticlockwise", { (_: Int) in -1 }),
+                              ("mixed", { (i: Int) in i % 3 == 0 ? -1 : 1 })] as [(String, (Int) -> Int)] {
+            let poses = orbit(turn: turns)
+            // The same rotations with every centre at the origin: no ring, only the photos' tops.
+            let guess = ModelFrame.up(fromCameras: poses.map { RigidTransform(rotation: $0.rotation, translation: .zero) })
+            XCTAssertLessThan(abs(guess?.z ?? 0), 0.5, "\(name): the photos' tops alone give a sideways up")
+            let up = ModelFrame.up(fromCameras: poses)
+            XCTAssertGreaterThan(up?.z ?? 0, 0.99, "\(name): \(String(describing: up))")
+        }
+        let upright = ModelFrame.up(fromCameras: orbit(turn: { _ in 0 }))
+        XCTAssertGreaterThan(upright?.z ?? 0, 0.99)
+        XCTAssertNil(ModelFrame.orbitUp(orbit(turn: { _ in 0 }), guess: Vector3(0, 0, 1)), "a guess along the axis stands")
+        XCTAssertNil(ModelFrame.orbitUp(orbit(turn: { _ in 1 }, height: 0.2), guess: Vector3(1, 0, 0)),
+                     "cameras level with the ring leave no side to choose")
+    }
+
     /// Photos stored turned without a tag saying so (three of eleven here a quarter turn, one upside
     /// down): the plain mean of the stored tops leans towards them; each camera's side
     /// nearest that mean gives the world's up again.
