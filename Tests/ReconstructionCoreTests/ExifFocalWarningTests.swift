@@ -1,0 +1,24 @@
+import ReconstructionCore
+import XCTest
+
+/// Most photos with an EXIF focal length left unregistered: the warning says what to do.
+final class ExifFocalWarningTests: XCTestCase {
+    private func scene(_ photos: [(IntrinsicsSource, registered: Bool)]) -> SparseScene {
+        let k = CameraIntrinsics(width: 64, height: 48, fx: 60, fy: 60, cx: 32, cy: 24)
+        return SparseScene(images: photos.enumerated().map { i, photo in
+            SparseScene.Image(name: "\(i).jpg", intrinsics: k, intrinsicsSource: photo.0,
+                              cameraFromWorld: photo.registered ? RigidTransform(rotation: .identity, translation: .zero) : nil,
+                              unregisteredReason: photo.registered ? nil : "too few inliers", keypoints: [], pointIndexOfKeypoint: [])
+        }, points: [])
+    }
+
+    func testMostExifPhotosUnregisteredIsAWarning() throws {
+        let warning = try XCTUnwrap(scene([(.exif, true), (.exif, true)] + Array(repeating: (.exif, false), count: 9)).exifFocalWarning)
+        XCTAssertTrue(warning.hasPrefix("only 2 of the 11 photos whose focal length came from EXIF registered"), warning)
+        XCTAssertTrue(warning.contains("--intrinsics"), warning)
+        XCTAssertNil(scene(Array(repeating: (.exif, true), count: 6) + Array(repeating: (.exif, false), count: 5)).exifFocalWarning)
+        XCTAssertNil(scene([(.exif, false), (.exif, false)]).exifFocalWarning, "two photos say too little")
+        XCTAssertNil(scene(Array(repeating: (.defaultGuess, false), count: 9) + [(.defaultGuess, true)]).exifFocalWarning)
+        XCTAssertNil(scene(Array(repeating: (.given, false), count: 9)).exifFocalWarning)
+    }
+}
