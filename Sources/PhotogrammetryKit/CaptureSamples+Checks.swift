@@ -42,14 +42,16 @@ extension CaptureSamples {
     ///   photos; a K kept for photos cropped from their top-left corner also looks so).
     static func check(_ photos: [PhotoHeader], given: PinholeIntrinsics?) -> CheckResult {
         var result = CheckResult()
-        // A mirror image (a front camera's selfie, stored mirrored and tagged to be shown so) is
-        // no photo of a pinhole camera: it would register at a wrong pose (a photo of
-        // fountain-P11 tagged 2 registered 2.4 m off, and spoilt the others' alignment).
+        // A photo tagged to be shown mirrored is a mirror image either as stored or as shown, and
+        // the tag cannot tell which. A mirror image is no photo of a pinhole camera: it registers
+        // at a wrong pose (a fountain-P11 photo mirrored and tagged 2 registered 2.4 m off, and
+        // spoilt the others' alignment), so such photos are left out, saying how to keep them.
         for (index, photo) in photos.enumerated() {
             guard let orientation = photo.exif?.orientation, [2, 4, 5, 7].contains(orientation) else { continue }
-            result.rejections[index] = "its EXIF orientation (\(orientation)) says it is stored mirrored (as front cameras store "
-                + "photos); a mirror image has no camera pose, so it is left out: store it un-mirrored and untagged "
-                + "(e.g. exiftran -ai \(photo.name)), or take the photo again"
+            result.rejections[index] = "its EXIF orientation (\(orientation)) asks for it to be shown mirrored, so it is a mirror image "
+                + "either as stored or as shown, and a mirror image has no camera pose (one registered 2.4 m off): it is left out. "
+                + "If the pixels as stored are the camera's view, remove the tag (exiftool -n -Orientation=1 \(photo.name)); "
+                + "if they are right only as shown, store them so (exiftran -ai \(photo.name))"
         }
         let reoriented = photos.enumerated().filter { $0.element.exif?.isReorienting == true && result.rejections[$0.offset] == nil }
             .map(\.element.name)
@@ -63,7 +65,7 @@ extension CaptureSamples {
         var offCentre: [String: [String]] = [:]  // "W×H" → names
         var offCentreHint: [String: IntrinsicsFit.Hint?] = [:]
         var sizes: [String: ImageDimensions] = [:]
-        for (index, photo) in photos.enumerated() {
+        for (index, photo) in photos.enumerated() where result.rejections[index] == nil {
             // A header claiming more than OpenCV decodes (2^30 pixels, 2^20 per side) is reported
             // when decoding fails; a K warning about it would only add noise.
             guard let size = photo.size, size.pixelCount <= 1 << 30, max(size.width, size.height) <= 1 << 20 else { continue }

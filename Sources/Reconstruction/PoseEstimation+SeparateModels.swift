@@ -48,7 +48,7 @@ extension PoseEstimation {
 
     /// The reason given in the main model for an image reconstructed in separate model `number`.
     static func separateModelReason(number: Int, imageCount: Int) -> String {
-        "reconstructed in separate model \(number) (\(imageCount) images): no verified pair joins "
+        SparseScene.separateModelReasonStart + "\(number) (\(imageCount) images): no verified pair joins "
             + "those images to this model's (another scene, or a part the photos do not connect)"
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an exported model sits: the similarity from the reconstruction's world frame into the
 /// model frame, in which +Y is up (against gravity), +Z points towards the first camera (the side
 /// the capture began on faces the viewer), the object's footprint is centred on the origin and its
@@ -117,7 +119,8 @@ public enum ModelFrame {
     /// a tag left behind by one that turned them) lay the guess from their tops on its side: a
     /// vase came out lying down, its rug a wall. Cameras around an object stand on a ring or a cap
     /// (their centres' spread: the two larger eigenvalues within a factor 3.3 of each other, the
-    /// smallest under a quarter of the middle one) and look in at its middle; the ring's axis is
+    /// smallest under a quarter of the middle one) and look in at its middle, across the axis
+    /// more than along it (a one-sided cap looks along its axis); the ring's axis is
     /// then the world's vertical. When the guess lies more than 60° from it, the axis is taken,
     /// pointing away from where the cameras look on average (objects are photographed from above).
     /// A nil guess (the photos' tops cancel out round the ring) is overruled too. Nil, leaving the
@@ -140,7 +143,10 @@ public enum ModelFrame {
         let inward = zip(forwards, centres).map { f, c in f.dot((middle - c).normalized) }.reduce(0, +) / Double(centres.count)
         guard inward > 0.5 else { return nil }
         let along = forwards.map { $0.dot(axis) }.reduce(0, +) / Double(centres.count)
-        guard abs(along) > 0.05 else { return nil }
+        // Round the axis, not along it: a cap of cameras on one side (a statue or a car's side
+        // photographed from the front, left to right and a little from above) passes the tests
+        // above with a horizontal axis, but its cameras look along that axis more than across it.
+        guard abs(along) > 0.05, abs(along) < inward else { return nil }
         return along < 0 ? axis : -1 * axis
     }
 

@@ -5,12 +5,16 @@ extension SparseScene {
     /// way, and nothing else would say so (a 500 mm tag on fountain-P11 registered 2 of 11 photos,
     /// the same photos without EXIF 11 of 11). Nil otherwise.
     public var exifFocalWarning: String? {
-        let fromExif = images.filter { $0.intrinsicsSource == .exif }
+        // Photos of a separate scene (a model of their own) say nothing of the focal length.
+        let fromExif = images.filter { $0.intrinsicsSource == .exif && !($0.unregisteredReason ?? "").hasPrefix(Self.separateModelReasonStart) }
         let registered = fromExif.filter(\.isRegistered).count
         guard fromExif.count >= 3, registered * 2 < fromExif.count else { return nil }
         return "only \(registered) of the \(fromExif.count) photos whose focal length came from EXIF registered: if that focal length "
-            + "is wrong (a photo cropped after it was taken keeps its camera's EXIF; a tag can be wrong), give --intrinsics or "
-            + "--intrinsics-file, or remove it from the photos (exiftool -FocalLength= -FocalLengthIn35mmFormat= PHOTOS) "
-            + "so that they calibrate themselves"
+            + "is wrong (a photo cropped after it was taken keeps its camera's EXIF; a tag can be wrong), give the intrinsics "
+            + "(--intrinsics or --intrinsics-file; a K.txt with a job's photos; a sample's intrinsics), or remove it from the photos "
+            + "(exiftool -FocalLength= -FocalLengthIn35mmFormat= PHOTOS) so that they calibrate themselves"
     }
+
+    /// How the reason of an image that a separate model registered starts (`PoseEstimation.separateModelReason`).
+    public static let separateModelReasonStart = "reconstructed in separate model "
 }

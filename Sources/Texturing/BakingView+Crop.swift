@@ -15,6 +15,7 @@ extension BakingView {
         guard let box = Self.cropBox(image: (image.width, image.height), mask: mask.map { ($0.width, $0.height) },
                                      camera: BakingCamera(intrinsics, cameraFromWorld), points: points, margin: margin) else { return self }
         var view = self
+        view.uncroppedLongerSide = uncroppedLongerSide ?? max(intrinsics.width, intrinsics.height)
         view.image = RGBImage(width: box.width, height: box.height, pixels: Self.crop(image.pixels, channels: 3, width: image.width, box: box))
         if let mask {
             let m = box.scaled(from: image.width, to: mask.width)

@@ -11,6 +11,10 @@ public struct BakingView: Sendable {
     public var cameraFromWorld: RigidTransform
     /// Object mask at any resolution (non-zero = object); pixels outside it never colour the model.
     public var mask: GrayImage?
+    /// The longer side of the whole photo when this view is a part of it (`cropped(toProjectionsOf:)`),
+    /// in the pixels of `intrinsics`; nil when it is the whole photo. Visibility is then rendered at
+    /// the density the whole photo would get.
+    public var uncroppedLongerSide: Int?
 
     public init(name: String, image: RGBImage, intrinsics: CameraIntrinsics, cameraFromWorld: RigidTransform, mask: GrayImage? = nil) {
         self.name = name

@@ -19,7 +19,8 @@ struct VisibilityBuffers: Sendable {
         let rasterizer = MeshRasterizer(options: rasterizerOptions)
         let buffers = parallelMap(views.count, workers: workers) { v -> ([Float], Int, Int, Float) in
             let k = views[v].intrinsics
-            let scale = min(1, Float(longerSide) / Float(max(k.width, k.height)))
+            // A view cut from a photo gets the density the whole photo would.
+            let scale = min(1, Float(longerSide) / Float(views[v].uncroppedLongerSide ?? max(k.width, k.height)))
             let w = max(1, Int((Float(k.width) * scale).rounded())), h = max(1, Int((Float(k.height) * scale).rounded()))
             var pinhole = k.scaled(toWidth: w, height: h)
             pinhole.k1 = 0

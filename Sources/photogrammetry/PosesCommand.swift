@@ -35,7 +35,8 @@ struct PosesCommand: AsyncParsableCommand {
             otherwise is a warning (with how to scale K when K seems made for larger photos).
             Pixels are used as stored: the EXIF orientation tag is not applied (as in COLMAP), so poses \
             and intrinsics describe the stored raster; photos tagged to be shown turned are named in a \
-            warning. An alpha channel is ignored (use a _mask sidecar).
+            warning, and photos tagged to be shown mirrored (a mirror image as stored or as shown) are \
+            skipped, saying how to keep them. An alpha channel is ignored (use a _mask sidecar).
             Images that cannot be decoded are reported and skipped, and so is a copy of another \
             photo (identical features; of a set of copies the one named like the original is kept: \
             no spaces, then the shortest name); fewer than two usable images \

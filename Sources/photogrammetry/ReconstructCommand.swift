@@ -212,7 +212,7 @@ struct ReconstructCommand: ParsableCommand {
             for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
             scene = report.scene.leavingOut(report.separateModels)
             reporter.note("registered \(scene.registeredCount)/\(scene.images.count) images")
-            if let warning = scene.exifFocalWarning { reporter.warning(warning) }
+            if let warning = report.scene.exifFocalWarning { reporter.warning(warning) }
             for line in scene.unregisteredLines { reporter.note(line) }
             if let warning = SparseScene.leftOutWarning(report.separateModels) { reporter.warning(warning) }
         }

@@ -20,5 +20,9 @@ final class ExifFocalWarningTests: XCTestCase {
         XCTAssertNil(scene([(.exif, false), (.exif, false)]).exifFocalWarning, "two photos say too little")
         XCTAssertNil(scene(Array(repeating: (.defaultGuess, false), count: 9) + [(.defaultGuess, true)]).exifFocalWarning)
         XCTAssertNil(scene(Array(repeating: (.given, false), count: 9)).exifFocalWarning)
+        // Photos registered in a separate model (another scene) do not count against the EXIF.
+        var separate = scene(Array(repeating: (.exif, true), count: 4) + Array(repeating: (.exif, false), count: 7))
+        for i in 4..<11 { separate.images[i].unregisteredReason = SparseScene.separateModelReasonStart + "1 (7 images): no verified pair" }
+        XCTAssertNil(separate.exifFocalWarning)
     }
 }

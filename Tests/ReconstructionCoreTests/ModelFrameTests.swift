@@ -93,6 +93,19 @@ final class ModelFrameTests: XCTestCase {
         XCTAssertNil(ModelFrame.orbitUp(orbit(turn: { _ in 0 }), guess: Vector3(0, 0, 1)), "a guess along the axis stands")
         XCTAssertNil(ModelFrame.orbitUp(orbit(turn: { _ in 1 }, height: 0.2), guess: Vector3(1, 0, 0)),
                      "cameras level with the ring leave no side to choose")
+        // A statue photographed from the front only (±55° left to right, 0–40° from above, all
+        // upright): a cap whose axis is horizontal, which must not lay the model on its back.
+        var cap: [RigidTransform] = []
+        for yaw in stride(from: -55.0, through: 55, by: 11) {
+            for pitch in [0.0, 20, 40] {
+                let (a, b) = (yaw * .pi / 180, pitch * .pi / 180)
+                let centre = Vector3(3 * sin(a) * cos(b), -3 * cos(a) * cos(b), 1 + 3 * sin(b))
+                let forward = (Vector3(0, 0, 1) - centre).normalized, right = forward.cross(Vector3(0, 0, 1)).normalized
+                let rotation = Matrix3(rows: right, forward.cross(right), forward)
+                cap.append(RigidTransform(rotation: rotation, translation: -1 * (rotation * centre)))
+            }
+        }
+        XCTAssertGreaterThan(ModelFrame.up(fromCameras: cap)?.z ?? 0, 0.99, "a one-sided cap keeps the photos' up")
     }
 
     /// Photos stored turned without a tag saying so (three of eleven here a quarter turn, one upside

@@ -33,6 +33,9 @@ final class BakingViewCropTests: XCTestCase {
         XCTAssertEqual(cut.intrinsics.fx, whole.intrinsics.fx)
         XCTAssertEqual(cut.intrinsics.width, cut.image.width)
         XCTAssertEqual(dx % 2, 0, "the cut's edges fall on the half-resolution mask's grid")
+        XCTAssertNil(whole.uncroppedLongerSide)
+        XCTAssertEqual(cut.uncroppedLongerSide, 320, "visibility keeps the whole photo's density")
+        XCTAssertEqual(cut.cropped(toProjectionsOf: Array(plane.positions.prefix(3)), margin: 2).uncroppedLongerSide, 320)
         for y in 0..<cut.image.height {
             for x in 0..<cut.image.width {
                 for c in 0..<3 {
