@@ -75,7 +75,8 @@ final class PhotogrammetrySessionTests: XCTestCase {
             if case .requestError(let r, let e) = o.output, r == model { return e } else { return nil }
         }.first)
         XCTAssertEqual(modelError as? Session.Error, .stageNotBuilt(.dense, request: model))
-        XCTAssertEqual("\(modelError)", "model files are not available in this session: it has no dense stage (create it over a capture folder, or pass modelStages: to its initialiser)")
+        XCTAssertEqual("\(modelError)", "model files are not available in this session: it has no dense stage (create it over a capture folder with PhotogrammetryKit's PhotogrammetrySession(input: URL), or, for samples "
+                       + "that are photo files in one folder, pass modelStages: FolderModelStages() to its initialiser)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: modelURL.path), "no model is faked")
 
         // The results themselves.
