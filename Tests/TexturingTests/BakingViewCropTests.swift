@@ -73,10 +73,7 @@ final class BakingViewCropTests: XCTestCase {
 
     func testCutViewsBakeTheSameTexture() {
         let poses = [pose, Fixtures.camera(at: SIMD3(-0.5, 0.1, 2.8), lookingAt: .zero)]
-        let views = poses.enumerated().map { i, pose in
-            BakingView(name: "\(i)", image: Fixtures.photo(of: plane.triangleMesh, from: pose, albedo: DiffuseBakerTests.ramp),
-                       intrinsics: Fixtures.intrinsics, cameraFromWorld: pose)
-        }
+        let views = Fixtures.views(of: plane.triangleMesh, from: poses, albedo: DiffuseBakerTests.ramp)
         let surface = TexelSurface(mesh: plane, texels: AtlasTexelMap(mesh: plane, width: 48, height: 48))
         var options = DiffuseBaker.Options()
         options.balanceExposure = false

@@ -12,10 +12,7 @@ final class DiffuseBakerTests: XCTestCase {
     func testBakedTexelsShowThePhotographedColourOfTheirSurfacePoint() throws {
         let plane = Fixtures.grid(n: 4)
         let cameras = [Fixtures.camera(at: SIMD3(0, 0, 2), lookingAt: .zero), Fixtures.camera(at: SIMD3(0.8, 0.3, 1.8), lookingAt: .zero)]
-        let views = cameras.enumerated().map { i, pose in
-            BakingView(name: "\(i)", image: Fixtures.photo(of: plane.triangleMesh, from: pose, albedo: Self.ramp),
-                       intrinsics: Fixtures.intrinsics, cameraFromWorld: pose)
-        }
+        let views = Fixtures.views(of: plane.triangleMesh, from: cameras, albedo: Self.ramp)
         let surface = TexelSurface(mesh: plane, texels: AtlasTexelMap(mesh: plane, width: 64, height: 64))
         var options = DiffuseBaker.Options()
         options.balanceExposure = false
@@ -37,10 +34,7 @@ final class DiffuseBakerTests: XCTestCase {
     func testExposureBalancingFindsTheDarkerViewsGain() throws {
         let plane = Fixtures.grid(n: 4)
         let cameras = [Fixtures.camera(at: SIMD3(-0.3, 0, 2), lookingAt: .zero), Fixtures.camera(at: SIMD3(0.3, 0.1, 2), lookingAt: .zero)]
-        var views = cameras.enumerated().map { i, pose in
-            BakingView(name: "\(i)", image: Fixtures.photo(of: plane.triangleMesh, from: pose, albedo: Self.ramp),
-                       intrinsics: Fixtures.intrinsics, cameraFromWorld: pose)
-        }
+        var views = Fixtures.views(of: plane.triangleMesh, from: cameras, albedo: Self.ramp)
         views[1].image.pixels = views[1].image.pixels.map { UInt8((Float($0) * 0.7).rounded()) }
         let surface = TexelSurface(mesh: plane, texels: AtlasTexelMap(mesh: plane, width: 64, height: 64))
         let result = DiffuseBaker().bake(surface: surface, views: views, roughness: false)
@@ -104,10 +98,7 @@ final class DiffuseBakerTests: XCTestCase {
     func testRoughnessIsHighForAMatteSurface() throws {
         let plane = Fixtures.grid(n: 4)
         let cameras = [Fixtures.camera(at: SIMD3(-0.3, 0, 2), lookingAt: .zero), Fixtures.camera(at: SIMD3(0.3, 0.1, 2), lookingAt: .zero)]
-        let views = cameras.enumerated().map { i, pose in
-            BakingView(name: "\(i)", image: Fixtures.photo(of: plane.triangleMesh, from: pose, albedo: Self.ramp),
-                       intrinsics: Fixtures.intrinsics, cameraFromWorld: pose)
-        }
+        let views = Fixtures.views(of: plane.triangleMesh, from: cameras, albedo: Self.ramp)
         let surface = TexelSurface(mesh: plane, texels: AtlasTexelMap(mesh: plane, width: 32, height: 32))
         let result = DiffuseBaker().bake(surface: surface, views: views, roughness: true)
         let roughness = try XCTUnwrap(result.roughness)

@@ -87,6 +87,14 @@ enum Fixtures {
         return MeshRasterizer(options: options).render(mesh, intrinsics: intrinsics, cameraFromWorld: cameraFromWorld).color
     }
 
+    /// One baking view per pose: `mesh` photographed from it (`photo(of:from:albedo:)`), named by its index.
+    static func views(of mesh: TriangleMesh, from poses: [RigidTransform],
+                      albedo: @escaping @Sendable (SIMD3<Float>, Int) -> SIMD3<Float>) -> [BakingView] {
+        poses.enumerated().map { i, pose in
+            BakingView(name: "\(i)", image: photo(of: mesh, from: pose, albedo: albedo), intrinsics: intrinsics, cameraFromWorld: pose)
+        }
+    }
+
     /// sRGB 0…255 of a linear colour.
     static func encoded(_ linear: SIMD3<Float>) -> SIMD3<Float> {
         SIMD3((0..<3).map { SRGB.encoded(fromLinear: linear[$0]) * 255 })
