@@ -35,9 +35,12 @@ public struct CaptureSamples: Sendable {
     /// Matte level at and above which a pixel is object (50 % of 255, rounded up).
     public static let matteThreshold: UInt8 = 128
 
-    /// Reads the folder.
-    /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed.
-    public static func read(imagesDirectory: URL, given: PinholeIntrinsics? = nil) throws -> CaptureSamples {
+    /// Reads the folder; with `objectMasks` false, mask and matte sidecars are not read (nor
+    /// checked: one that is bad rejects nothing).
+    /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed;
+    ///   `ModelRunError` when every photo has a mask and none marks a pixel as the object
+    ///   (`MaskSidecars.checkSet`, which also warns of masks that look inverted).
+    public static func read(imagesDirectory: URL, given: PinholeIntrinsics? = nil, objectMasks: Bool = true) throws -> CaptureSamples {
         let sidecars = MaskSidecars(directory: imagesDirectory)
         var notes: [String] = []
         let urls = try ImageFolder.listImages(in: imagesDirectory)
@@ -53,11 +56,7 @@ public struct CaptureSamples: Sendable {
                 sample.rejection = rejection
                 return sample
             }
-            do {
-                sample.objectMask = try sidecars.objectMask(of: url.lastPathComponent)
-            } catch {
-                sample.rejection = "\(error)"
-            }
+            if objectMasks { (sample.objectMask, sample.rejection) = sidecars.objectMaskOrRejection(of: url.lastPathComponent) }
             // Depth is looked for in HEIF files, whatever their names (a JPEG called .heic has none).
             if HEIFExifLocator.isHEIF(contentsOf: url) {
                 do {
@@ -68,7 +67,9 @@ public struct CaptureSamples: Sendable {
             }
             return sample
         }
-        return CaptureSamples(samples: samples, notes: notes, warnings: [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings)
+        var warnings = [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
+        try MaskSidecars.checkRead(samples.filter { $0.rejection == nil }.map { ($0.name, $0.objectMask) }, in: imagesDirectory, warnings: &warnings)
+        return CaptureSamples(samples: samples, notes: notes, warnings: warnings)
     }
 
     /// The samples of `read`, without the notes.
@@ -188,7 +189,8 @@ extension PhotogrammetrySession {
     ///   photos, and the session's `Error`s (e.g. `checkpointUnusable`).
     public convenience init(input imagesDirectory: URL, configuration: Configuration = Configuration(),
                             intrinsics: PinholeIntrinsics? = nil, modelStages: FolderModelStages = FolderModelStages()) throws {
-        let folder = try CaptureSamples.read(imagesDirectory: imagesDirectory, given: intrinsics)
+        let folder = try CaptureSamples.read(imagesDirectory: imagesDirectory, given: intrinsics,
+                                             objectMasks: configuration.isObjectMaskingEnabled)
         guard !folder.samples.isEmpty else {
             // A warning may say why (photo names that are not UTF-8 cannot be opened).
             throw CaptureIOError(path: imagesDirectory.path,

@@ -5,23 +5,34 @@ import Reconstruction
 /// The photos of a capture folder as pose-stage inputs, each with its intrinsics prior.
 public enum CaptureSources {
     /// Every photo in `imagesDirectory` (sidecars skipped), with `given` intrinsics when known,
-    /// else EXIF focal length, else unknown (self-calibration).
-    /// A photo whose size the given K cannot describe is rejected, as `CaptureSamples` does.
-    public static func load(imagesDirectory: URL, given: PinholeIntrinsics?) throws -> [ImageSource] {
-        try read(imagesDirectory: imagesDirectory, given: given).sources
+    /// else EXIF focal length, else unknown (self-calibration), and with `objectMasks` its object
+    /// mask from its mask and matte sidecars, as `CaptureSamples` reads them (features outside it
+    /// are dropped). A photo whose size the given K cannot describe is rejected, and so is one
+    /// whose mask or matte is bad (naming the file), as `CaptureSamples` does, which also says when
+    /// the masks as a set leave nothing or look inverted.
+    public static func load(imagesDirectory: URL, given: PinholeIntrinsics?, objectMasks: Bool = true) throws -> [ImageSource] {
+        try read(imagesDirectory: imagesDirectory, given: given, objectMasks: objectMasks).sources
     }
 
     /// The sources of `load`, with the warnings of `CaptureSamples.warnings` (a given K that does
     /// not fit photos of some size, photos whose EXIF orientation is not applied).
-    public static func read(imagesDirectory: URL, given: PinholeIntrinsics?) throws -> (sources: [ImageSource], warnings: [String]) {
+    public static func read(imagesDirectory: URL, given: PinholeIntrinsics?,
+                            objectMasks: Bool = true) throws -> (sources: [ImageSource], warnings: [String]) {
         let urls = try ImageFolder.listImages(in: imagesDirectory)
         let headers = urls.map(CaptureSamples.PhotoHeader.init(url:))
         let checks = CaptureSamples.check(headers, given: given)
+        let sidecars = MaskSidecars(directory: imagesDirectory)
         let sources = zip(urls, headers).enumerated().map { index, photo in
-            ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given),
-                        rejection: checks.rejections[index])
+            var source = ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given),
+                                     rejection: checks.rejections[index])
+            if objectMasks, source.rejection == nil {
+                (source.objectMask, source.rejection) = sidecars.objectMaskOrRejection(of: source.name)
+            }
+            return source
         }
-        return (sources, [CaptureSamples.nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings)
+        var warnings = [CaptureSamples.nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
+        try MaskSidecars.checkRead(sources.filter { $0.rejection == nil }.map { ($0.name, $0.objectMask) }, in: imagesDirectory, warnings: &warnings)
+        return (sources, warnings)
     }
 
     /// The prior from a photo's EXIF block (already read), or `given` when known. A focal length

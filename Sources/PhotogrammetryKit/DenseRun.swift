@@ -61,7 +61,7 @@ public struct DenseRun: Sendable {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
         let masks = options.useMasks ? objectMasks(of: registered, in: imagesDirectory, warnings: &warnings) : [:]
-        do { try checkMasks(masks, photos: registered.count, in: imagesDirectory, warnings: &warnings) } catch {
+        do { try MaskSidecars.checkSet(masks, photos: registered.count, in: imagesDirectory, warnings: &warnings) } catch {
             for w in warnings { log("warning: \(w)") }  // a mask that could not be used may be why
             throw error
         }

@@ -36,7 +36,56 @@ struct MaskSidecars {
         return try CaptureSamples.objectMask(photo: directory.appendingPathComponent(photo), mask: mask, matte: matte)
     }
 
+    /// The photo's object mask, or when its mask or matte is bad, the reason to reject the photo
+    /// (naming the file).
+    func objectMaskOrRejection(of photo: String) -> (mask: GrayImage?, rejection: String?) {
+        do {
+            return (try objectMask(of: photo), nil)
+        } catch {
+            return (nil, "\(error)")
+        }
+    }
+
     private func file(_ photo: String, _ suffix: String) -> URL? {
         files[(photo as NSString).deletingPathExtension.lowercased() + suffix].map(directory.appendingPathComponent)
+    }
+}
+
+extension MaskSidecars {
+    /// Checks the masks as a set (when photos are read, and again before stereo on the registered
+    /// ones): masks that mark no pixel as object at all leave nothing to reconstruct (an error, at once rather than after stereo and fusion), and
+    /// masks most of which mark their photo's whole border as object look inverted (a warning: a
+    /// disc 7 mm thick came out of inverted masks, without a word).
+    /// `photos`: the registered photos' count (a photo without a mask is used whole).
+    static func checkSet(_ masks: [String: GrayImage], photos: Int, in imagesDirectory: URL, warnings: inout [String]) throws {
+        guard !masks.isEmpty else { return }
+        let names = masks.keys.sorted()
+        let sidecars = MaskSidecars(directory: imagesDirectory)
+        func file(_ photo: String) -> String { sidecars.maskOrMatte(of: photo)?.lastPathComponent ?? photo }
+        if masks.count == photos, names.allSatisfy({ !masks[$0]!.pixels.contains { $0 != 0 } }) {
+            throw ModelRunError("\(imagesDirectory.path): every object mask (\(names.count), e.g. \(file(names[0]))) marks no pixel as the "
+                                + "object (non-zero = object): nothing to reconstruct; fix the masks, or use --no-object-masking to ignore them")
+        }
+        let bordered = names.filter { name in
+            let mask = masks[name]!
+            let w = mask.width, h = mask.height
+            var border: [Int] = []
+            for x in 0..<w { border += [x, (h - 1) * w + x] }
+            for y in 0..<h { border += [y * w, y * w + w - 1] }
+            let object = border.filter { mask.pixels[$0] != 0 }.count
+            return Double(object) >= 0.95 * Double(border.count)
+        }
+        if 2 * bordered.count > names.count {
+            warnings.append("\(bordered.count) of \(names.count) object masks (e.g. \(file(bordered[0]))) mark their photo's whole border "
+                            + "as the object: are they inverted? Non-zero marks the object, zero the background (right for an "
+                            + "object larger than the photos, or masks that only cut out a backdrop)")
+        }
+    }
+
+    /// `checkSet` on the masks of the photos read (`masks`: by photo name, nil for none; rejected
+    /// photos left out).
+    static func checkRead(_ masks: [(name: String, mask: GrayImage?)], in imagesDirectory: URL, warnings: inout [String]) throws {
+        let found = Dictionary(masks.compactMap { photo in photo.mask.map { (photo.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        try checkSet(found, photos: masks.count, in: imagesDirectory, warnings: &warnings)
     }
 }

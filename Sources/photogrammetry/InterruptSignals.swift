@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 
 /// Ctrl-C (SIGINT) and SIGTERM call `handler` instead of ending the process, until `cancel()`.
-/// The batch commands use it to stop their runner or backend cleanly, `reconstruct` to end with a
-/// `cancelled` event, `poses` (through `SessionInterruption`) to cancel its session.
+/// The batch commands use it to stop their runner or backend cleanly; `poses` and `reconstruct`
+/// (through `SessionInterruption`) to cancel their session, or outside one to end with a
+/// `cancelled` event.
 struct InterruptSignals {
     private let sources: [DispatchSourceSignal]
 

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Reconstruction
 
@@ -62,6 +63,15 @@ struct PoseOptions: ParsableArguments {
             throw ValidationError("--window must be at least \(matching == .sequential ? 1 : 0)")
         }
         if let neighbours, neighbours < 1 { throw ValidationError("--neighbours must be at least 1") }
+    }
+
+    /// The session configuration for these options, with object masks used or not and the
+    /// checkpoint folder when one is given.
+    func sessionConfiguration(objectMasking: Bool, checkpoint: String?) -> PhotogrammetrySession.Configuration {
+        var configuration = sessionConfiguration()
+        configuration.isObjectMaskingEnabled = objectMasking
+        configuration.checkpointDirectory = checkpoint.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        return configuration
     }
 
     /// The session configuration for these options (checkpoints and masking are the caller's).

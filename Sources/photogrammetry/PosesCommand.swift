@@ -109,40 +109,12 @@ struct PosesCommand: AsyncParsableCommand {
         // Checked before any work, so a bad -o does not cost a whole run.
         try OutputFolder.prepare(outputURL)
 
-        let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given)
-        let samples = folder.samples
-        let session = try PhotogrammetrySession(input: samples, configuration: sessionConfiguration())
-        reporter.sampleNames = Dictionary(samples.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-
+        let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given, objectMasks: objectMasking)
         for note in folder.notes { reporter.note(note) }
         for warning in folder.warnings { reporter.warning(warning) }
         let started = Date()
-        try session.process(requests: [.poses])
-        // From here a signal cancels the run (cancelling a session before `process` does nothing).
-        interruption.hand(to: session)
-        var poses: PhotogrammetrySession.Poses?
-        var failure: (any Error)?
-        var cancelled = false
-        loop: for await output in session.outputs {
-            reporter.handle(output)
-            switch output {
-            case .requestComplete(_, .poses(let result)): poses = result
-            case .requestError(_, let error): failure = error
-            case .processingCancelled:
-                cancelled = true
-                break loop
-            case .processingComplete: break loop
-            default: break
-            }
-        }
-        reporter.finish()
-        if cancelled {
-            let kept = checkpoint.map { "; finished stages are kept in \($0)" } ?? ""
-            reporter.close(cancelled: "cancelled\(kept)")
-            throw ExitCode(130)
-        }
-        if let failure { throw failure }
-        guard let poses else { throw CommandFailure("the session finished without poses") }
+        let poses = try await SessionPoses.estimate(samples: folder.samples, configuration: estimation.sessionConfiguration(objectMasking: objectMasking, checkpoint: checkpoint),
+                                                    reporter: reporter, interruption: interruption)
         // In metres when tracked_poses.json beside the photos gives the scale.
         var later: [String] = []
         let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: imagesURL, warnings: &later) { reporter.note($0) }
@@ -165,13 +137,5 @@ struct PosesCommand: AsyncParsableCommand {
         guard registered.count == 2, registered.contains(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
         return "the focal length was self-calibrated from only 2 photos, which determine it poorly; give "
             + "--intrinsics or --intrinsics-file, photos with an EXIF focal length, or more photos"
-    }
-
-    /// The session configuration these options describe.
-    func sessionConfiguration() -> PhotogrammetrySession.Configuration {
-        var configuration = estimation.sessionConfiguration()
-        configuration.isObjectMaskingEnabled = objectMasking
-        configuration.checkpointDirectory = checkpoint.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        return configuration
     }
 }

@@ -128,9 +128,12 @@ final class ProgressReporter: @unchecked Sendable {
         write("warning: skipped \(name): the same problem as \(first)\n", to: .standardError)
     }
 
+    /// A warning, unless the same was given before (the photos' reader and the dense stage both
+    /// check the masks, for example).
     func warning(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
+        guard !warned.contains(Self.unindented(text)) else { return }
         if !json { finish() }
         warned.append(Self.unindented(text))
         let (message, handle) = warningLine(text)

@@ -9,6 +9,9 @@ extension ReconstructCommand {
         } else if poses != nil && !known.isGiven {
             throw ValidationError("--poses needs --intrinsics or --intrinsics-file")
         }
+        if checkpoint != nil && (poses != nil || isKeyframeFolder) {
+            throw ValidationError("--checkpoint keeps the pose stages, and with \(poses != nil ? "--poses" : "an RGB-D keyframe folder") the poses are known; leave it out")
+        }
         if !lidarPoints.isEmpty && poses == nil && !isKeyframeFolder {
             throw ValidationError("--lidar-points needs known metric poses (--poses FILE or an RGB-D keyframe folder); point clouds are not registered to estimated poses")
         }

@@ -6,7 +6,7 @@ import PhotogrammetryKit
 import Reconstruction
 import ReconstructionCore
 
-struct ReconstructCommand: ParsableCommand {
+struct ReconstructCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconstruct",
         abstract: "Photos (and depth) to a textured model or a dense mesh: poses, multi-view stereo, LiDAR fusion, meshing, texturing.",
@@ -17,7 +17,9 @@ struct ReconstructCommand: ParsableCommand {
             NNNN_depthConfidence.png) to the poses — which also sets the metric scale — fuses all \
             depth weighted by confidence into a signed distance volume, extracts the surface, crops \
             it to the object's bounding box (estimated from the stereo points) and removes floating \
-            fragments. Object masks (NNNN_mask.png) restrict stereo to the object. Writes the mesh \
+            fragments. Object masks (NNNN_mask.png, or NNNN_matte.png as `poses` reads them) restrict \
+            the features, and so the poses, to the object (a turntable, or an object turned over \
+            between passes, moves against its background), and stereo too. Writes the mesh \
             as binary PLY with vertex colours (metres when depth fixed the scale, else the pose \
             units). Bad depth sidecars are reported by name and the photo is used without depth. \
             Without depth, tracked_poses.json beside the photos (the poses a capture device \
@@ -71,7 +73,9 @@ struct ReconstructCommand: ParsableCommand {
             (output, registered and images, dense_mesh, metric and metres_per_pose_unit, \
             depth_sidecars, tracked_poses, also_written, seconds, and for a model: \
             detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs), \
-            an "error" event, or after Ctrl-C or SIGTERM a "cancelled" event (exit 130).
+            an "error" event, or after Ctrl-C or SIGTERM a "cancelled" event (exit 130). With \
+            --checkpoint DIR the pose stages are saved in DIR (as `poses --checkpoint` saves them) \
+            and a later run on the same photos and pose options loads them.
             """
     )
 
@@ -95,6 +99,9 @@ struct ReconstructCommand: ParsableCommand {
     @OptionGroup var known: IntrinsicsOptions
 
     @OptionGroup(title: "Pose estimation (structure from motion, unless the poses are known)") var estimation: PoseOptions
+
+    @Option(help: "Checkpoint folder for the pose stages (features, matching, mapping): they are saved there and reused by a later run on the same photos and pose options, `poses --checkpoint` runs included.", completion: .directory)
+    var checkpoint: String?
 
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes when no tracked poses give the scale): skips structure from motion; needs intrinsics.")
     var poses: String?
@@ -143,17 +150,19 @@ struct ReconstructCommand: ParsableCommand {
     /// A `.ply` output is the dense mesh itself; anything else is a model.
     var writesMesh: Bool { output.lowercased().hasSuffix(".ply") }
 
-    func run() throws {
+    func run() async throws {
         let reporter = ProgressReporter(json: json)
         // Ctrl-C (or SIGTERM) ends the run at once, saying so (and with --json, as an event):
-        // outputs are written whole or not at all, and there are no checkpoints to keep.
-        let interrupt = InterruptSignals {
-            reporter.close(cancelled: "cancelled; outputs not yet written are not written")
+        // outputs are written whole or not at all. While poses are estimated it cancels the
+        // session instead, which keeps the stages it finished in --checkpoint.
+        let interruption = SessionInterruption { [checkpoint] in
+            let kept = checkpoint.map { "; the pose stages are kept in \($0)" } ?? ""
+            reporter.close(cancelled: "cancelled; outputs not yet written are not written\(kept)")
             _exit(130)
         }
-        defer { interrupt.cancel() }
+        defer { interruption.cancel() }
         do {
-            try reconstruct(reporter: reporter)
+            try await reconstruct(reporter: reporter, interruption: interruption)
         } catch {
             reporter.finish()
             if !(error is ExitCode) { reporter.failure(error) }
@@ -161,7 +170,7 @@ struct ReconstructCommand: ParsableCommand {
         }
     }
 
-    private func reconstruct(reporter: ProgressReporter) throws {
+    private func reconstruct(reporter: ProgressReporter, interruption: SessionInterruption) async throws {
         let started = Date()
         var imagesURL = URL(fileURLWithPath: input, isDirectory: true)
         let nested = imagesURL.appendingPathComponent("images", isDirectory: true)
@@ -201,20 +210,21 @@ struct ReconstructCommand: ParsableCommand {
             }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else {
-            let photos = try CaptureSources.read(imagesDirectory: imagesURL, given: given)
-            for warning in photos.warnings { reporter.warning(warning) }
-            progress = StageProgress(reporter: reporter, stages: stageWeights(photos: photos.sources.count, stereoSize: stereoSize, estimatesPoses: true))
+            let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given, objectMasks: objectMasking)
+            for note in folder.notes { reporter.note(note) }
+            for warning in folder.warnings { reporter.warning(warning) }
+            progress = StageProgress(reporter: reporter, stages: stageWeights(photos: folder.samples.count, stereoSize: stereoSize, estimatesPoses: true))
             reporter.note("estimating poses")
-            let report = try PoseEstimation(options: estimation.sessionConfiguration().resolvedPoseOptions).run(photos.sources) { [progress] in
-                progress.update(ProcessingStage($0.stage), $0.fraction)
+            let estimated = try await SessionPoses.estimate(samples: folder.samples, configuration: estimation.sessionConfiguration(objectMasking: objectMasking, checkpoint: checkpoint),
+                                                            reporter: reporter, interruption: interruption) { [progress] in
+                progress.update($0, $1)
             }
+            interruption.release()
             progress.finish()
-            for bad in report.invalidImages { reporter.warning("skipped \(bad.name): \(bad.reason)") }
-            scene = report.scene.leavingOut(report.separateModels)
+            scene = estimated.scene.leavingOut(estimated.separateModels)
             reporter.note("registered \(scene.registeredCount)/\(scene.images.count) images")
-            if let warning = report.scene.exifFocalWarning { reporter.warning(warning) }
             for line in scene.unregisteredLines { reporter.note(line) }
-            if let warning = SparseScene.leftOutWarning(report.separateModels) { reporter.warning(warning) }
+            if let warning = SparseScene.leftOutWarning(estimated.separateModels) { reporter.warning(warning) }
         }
         if posesOutput != nil { for warning in PoseExport.warnings(scene: scene) { reporter.warning(warning) } }
         var options = DenseRun.Options()

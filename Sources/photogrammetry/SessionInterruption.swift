@@ -1,9 +1,10 @@
 import Foundation
 import Reconstruction
 
-/// Ctrl-C (SIGINT) or SIGTERM during a session command: until a session is handed over, it calls
-/// `beforeSession` (which ends the process); afterwards it cancels the session, whose output stream
-/// then ends with `processingCancelled`. The signals stay caught until `cancel()`.
+/// Ctrl-C (SIGINT) or SIGTERM during a session command: while a session is handed over, it cancels
+/// the session, whose output stream then ends with `processingCancelled`; before that (and after
+/// `release()`) it calls `beforeSession` (which ends the process). The signals stay caught until
+/// `cancel()`.
 final class SessionInterruption: @unchecked Sendable {
     private var signals: InterruptSignals?
     private let lock = NSLock()
@@ -23,6 +24,13 @@ final class SessionInterruption: @unchecked Sendable {
     func hand(to session: PhotogrammetrySession) {
         lock.lock()
         self.session = session
+        lock.unlock()
+    }
+
+    /// From now on a signal calls `beforeSession` again (the session has finished).
+    func release() {
+        lock.lock()
+        session = nil
         lock.unlock()
     }
 

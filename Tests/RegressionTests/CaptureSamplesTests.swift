@@ -316,6 +316,35 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertEqual(reasons["b.png"], "b.png: " + (samples[1].rejection ?? "nil"))
     }
 
+    /// The pose-stage sources (`reconstruct`'s and the regression runs') read masks as the
+    /// session's samples do; without object masking no sidecar is read, so a bad one rejects nothing.
+    func testSourcesCarryTheSamplesMasksAndWithoutMaskingNoSidecarIsRead() throws {
+        try write(ImageCodec.encode(Self.noise(seed: 1)), "a.png")
+        try write(Data("junk".utf8), "a_mask.png")
+        try write(ImageCodec.encode(Self.noise(seed: 2)), "b.png")
+        try write(ImageCodec.encode(GrayImage(width: 48, height: 32, fill: 255)), "b_mask.png")
+        try write(ImageCodec.encode(Self.noise(seed: 3)), "c.png")
+
+        let sources = try CaptureSources.load(imagesDirectory: folder, given: nil)
+        let samples = try CaptureSamples.load(imagesDirectory: folder)
+        XCTAssertEqual(sources.map(\.name), ["a.png", "b.png", "c.png"])
+        XCTAssertEqual(sources.map(\.rejection), samples.map(\.rejection))
+        XCTAssertTrue(sources[0].rejection?.contains("mask a_mask.png does not decode") ?? false, sources[0].rejection ?? "nil")
+        XCTAssertEqual(sources[1].objectMask, samples[1].objectMask)
+        XCTAssertEqual(sources[1].objectMask?.width, 48)
+        XCTAssertNil(sources[2].objectMask)
+
+        let unmaskedSources = try CaptureSources.load(imagesDirectory: folder, given: nil, objectMasks: false)
+        let unmaskedSamples = try CaptureSamples.read(imagesDirectory: folder, objectMasks: false).samples
+        XCTAssertEqual(unmaskedSources.map(\.rejection), [nil, nil, nil])
+        XCTAssertEqual(unmaskedSamples.map(\.rejection), [nil, nil, nil])
+        XCTAssertEqual(unmaskedSources.compactMap(\.objectMask).count + unmaskedSamples.compactMap(\.objectMask).count, 0)
+
+        var configuration = PhotogrammetrySession.Configuration()
+        configuration.isObjectMaskingEnabled = false
+        XCTAssertNil(try PhotogrammetrySession(input: folder, configuration: configuration).samples[0].rejection)
+    }
+
     func testHEICPhotosLoadWithTheirMetricEmbeddedDepthAndNotesForTheRest() throws {
         guard HEIFFixture.encoder != nil else { throw HEIFFixture.EncoderMissing() }
         let photo = try HEIFFixture.encode(png: ImageCodec.encode(Self.noise(seed: 1)), quality: 95)
