@@ -189,7 +189,7 @@ struct ProgressTracker {
     }
 
     mutating func update(_ request: PhotogrammetrySession.Request, info: PhotogrammetrySession.ProgressInfo) -> JobProgress {
-        stage = info.processingStage.rawValue
+        stage = info.stage.rawValue
         remaining[request] = info.estimatedRemainingTime
         return current
     }

@@ -36,17 +36,19 @@ public struct CaptureSamples: Sendable {
     public static let matteThreshold: UInt8 = 128
 
     /// Reads the folder; with `objectMasks` false, mask and matte sidecars are not read (nor
-    /// checked: one that is bad rejects nothing).
+    /// checked: one that is bad rejects nothing), and with `embeddedDepth` false neither is HEIF
+    /// depth (for a caller that does not use `depth`).
     /// - Throws: `CaptureIOError` for a folder that does not exist or cannot be listed;
     ///   `ModelRunError` when every photo has a mask and none marks a pixel as the object
     ///   (`MaskSidecars.checkSet`, which also warns of masks that look inverted).
-    public static func read(imagesDirectory: URL, given: PinholeIntrinsics? = nil, objectMasks: Bool = true) throws -> CaptureSamples {
+    public static func read(imagesDirectory: URL, given: PinholeIntrinsics? = nil, objectMasks: Bool = true,
+                            embeddedDepth: Bool = true) throws -> CaptureSamples {
         let sidecars = MaskSidecars(directory: imagesDirectory)
         var notes: [String] = []
         let urls = try ImageFolder.listImages(in: imagesDirectory)
         let headers = urls.map(PhotoHeader.init(url:))
         let checks = check(headers, given: given)
-        let samples = zip(urls, headers).enumerated().map { index, photo -> PhotogrammetrySample in
+        var samples = zip(urls, headers).enumerated().map { index, photo -> PhotogrammetrySample in
             let (url, header) = photo
             var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
                                               intrinsics: CaptureSources.prior(exif: header.exif, given: given),
@@ -58,9 +60,9 @@ public struct CaptureSamples: Sendable {
             }
             if objectMasks { (sample.objectMask, sample.rejection) = sidecars.objectMaskOrRejection(of: url.lastPathComponent) }
             // Depth is looked for in HEIF files, whatever their names (a JPEG called .heic has none).
-            if HEIFExifLocator.isHEIF(contentsOf: url) {
+            if embeddedDepth, HEIFExifLocator.isHEIF(contentsOf: url) {
                 do {
-                    sample.depth = try embeddedDepth(url)
+                    sample.depth = try Self.embeddedDepth(url)
                 } catch {
                     notes.append("\(error)")
                 }
@@ -68,7 +70,10 @@ public struct CaptureSamples: Sendable {
             return sample
         }
         var warnings = [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
-        try MaskSidecars.checkRead(samples.filter { $0.rejection == nil }.map { ($0.name, $0.objectMask) }, in: imagesDirectory, warnings: &warnings)
+        let usable = samples.indices.filter { samples[$0].rejection == nil }
+        let maskRejections = try MaskSidecars.checkRead(usable.map { (samples[$0].name, headers[$0].size, samples[$0].objectMask) },
+                                                        in: imagesDirectory, warnings: &warnings)
+        for i in usable { if let reason = maskRejections[samples[i].name] { (samples[i].rejection, samples[i].objectMask) = (reason, nil) } }
         return CaptureSamples(samples: samples, notes: notes, warnings: warnings)
     }
 
@@ -186,7 +191,8 @@ extension PhotogrammetrySession {
     /// messages of `outputs` (`inputWarning`). A `K.txt` in the folder is not read: pass it as
     /// `intrinsics` (`PinholeIntrinsics.load(kFile:)`).
     /// - Throws: `CaptureIOError` for a folder that does not exist, cannot be listed or has no
-    ///   photos, and the session's `Error`s (e.g. `checkpointUnusable`).
+    ///   photos, `ModelRunError` when masking is on and every photo's mask marks nothing as the
+    ///   object, and the session's `Error`s (e.g. `checkpointUnusable`).
     public convenience init(input imagesDirectory: URL, configuration: Configuration = Configuration(),
                             intrinsics: PinholeIntrinsics? = nil, modelStages: FolderModelStages = FolderModelStages()) throws {
         let folder = try CaptureSamples.read(imagesDirectory: imagesDirectory, given: intrinsics,

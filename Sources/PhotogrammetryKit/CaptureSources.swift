@@ -18,21 +18,8 @@ public enum CaptureSources {
     /// not fit photos of some size, photos whose EXIF orientation is not applied).
     public static func read(imagesDirectory: URL, given: PinholeIntrinsics?,
                             objectMasks: Bool = true) throws -> (sources: [ImageSource], warnings: [String]) {
-        let urls = try ImageFolder.listImages(in: imagesDirectory)
-        let headers = urls.map(CaptureSamples.PhotoHeader.init(url:))
-        let checks = CaptureSamples.check(headers, given: given)
-        let sidecars = MaskSidecars(directory: imagesDirectory)
-        let sources = zip(urls, headers).enumerated().map { index, photo in
-            var source = ImageSource(name: photo.0.lastPathComponent, content: .file(photo.0), prior: prior(exif: photo.1.exif, given: given),
-                                     rejection: checks.rejections[index])
-            if objectMasks, source.rejection == nil {
-                (source.objectMask, source.rejection) = sidecars.objectMaskOrRejection(of: source.name)
-            }
-            return source
-        }
-        var warnings = [CaptureSamples.nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
-        try MaskSidecars.checkRead(sources.filter { $0.rejection == nil }.map { ($0.name, $0.objectMask) }, in: imagesDirectory, warnings: &warnings)
-        return (sources, warnings)
+        let folder = try CaptureSamples.read(imagesDirectory: imagesDirectory, given: given, objectMasks: objectMasks, embeddedDepth: false)
+        return (folder.samples.map { ImageSource($0) }, folder.warnings)
     }
 
     /// The prior from a photo's EXIF block (already read), or `given` when known. A focal length

@@ -35,6 +35,9 @@ public struct DenseRun: Sendable {
         public var useDepthSidecars = true
         /// Use `NNNN_mask` and `NNNN_matte` sidecars (`MaskSidecars`) to restrict stereo to the object.
         public var useMasks = true
+        /// The masks were checked as a set when the photos were read (`CaptureSamples.read`):
+        /// the dense stage does not check them again (nor warn twice).
+        public var masksCheckedWhenRead = false
         /// Without masks, keep an object capture's surface to the object (`ObjectRegion`,
         /// `ObjectIsolation`), as Object Capture's object masking does; off keeps the surroundings.
         public var isolatesObject = true
@@ -61,9 +64,11 @@ public struct DenseRun: Sendable {
         var warnings: [String] = []
         let registered = scene.images.filter(\.isRegistered)
         let masks = options.useMasks ? objectMasks(of: registered, in: imagesDirectory, warnings: &warnings) : [:]
-        do { try MaskSidecars.checkSet(masks, photos: registered.count, in: imagesDirectory, warnings: &warnings) } catch {
-            for w in warnings { log("warning: \(w)") }  // a mask that could not be used may be why
-            throw error
+        if !options.masksCheckedWhenRead {
+            do { try MaskSidecars.checkSet(masks, photos: registered.count, in: imagesDirectory, warnings: &warnings) } catch {
+                for w in warnings { log("warning: \(w)") }  // a mask that could not be used may be why
+                throw error
+            }
         }
         // Gravity sidecars set the model's up; those that cannot be used are named.
         let (up, gravityWarnings) = ModelRun.up(scene: scene, imagesDirectory: imagesDirectory)

@@ -65,3 +65,17 @@ public struct PhotogrammetrySample: Sendable {
         return nil
     }
 }
+
+extension ImageSource {
+    /// The pose stages' input for `sample`: its picture, name, intrinsics prior and rejection, and
+    /// its object mask unless `objectMasking` is off.
+    public init(_ sample: PhotogrammetrySample, objectMasking: Bool = true) {
+        let content: ImageSource.Content
+        switch sample.image {
+        case .file(let url): content = .file(url)
+        case .pixels(let image): content = .pixels(image)
+        }
+        self.init(name: sample.name, content: content, prior: sample.intrinsics,
+                  objectMask: objectMasking ? sample.objectMask : nil, rejection: sample.rejection)
+    }
+}

@@ -38,8 +38,8 @@ extension PhotogrammetrySession {
 
     /// Where processing is and how long it should still take.
     public struct ProgressInfo: Sendable, Equatable {
-        /// The stage running now.
-        public var processingStage: ProcessingStage
+        /// The pipeline stage running now (Apple's coarser name for it: `processingStage`).
+        public var stage: ProcessingStage
         /// Fraction of that stage done, 0…1.
         public var stageFraction: Double
         /// Estimated seconds until the request completes; nil until there is enough to go on.

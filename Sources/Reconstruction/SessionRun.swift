@@ -122,16 +122,7 @@ final class SessionRun: @unchecked Sendable {
     private func runPoseStages() throws {
         guard !runnable.isEmpty else { return }
         let options = configuration.resolvedPoseOptions
-        let sources = samples.map { sample -> ImageSource in
-            let content: ImageSource.Content
-            switch sample.image {
-            case .file(let url): content = .file(url)
-            case .pixels(let image): content = .pixels(image)
-            }
-            return ImageSource(name: sample.name, content: content, prior: sample.intrinsics,
-                               objectMask: configuration.isObjectMaskingEnabled ? sample.objectMask : nil,
-                               rejection: sample.rejection)
-        }
+        let sources = samples.map { ImageSource($0, objectMasking: configuration.isObjectMaskingEnabled) }
         let imageKeys = sources.map { Self.fingerprint(of: $0, featureOptions: options.features) }
         // Everything the three stages depend on: each image (file or pixels, mask, rejection),
         // its name and prior, and the options; for files also their inode change time, which
@@ -408,7 +399,7 @@ final class SessionRun: @unchecked Sendable {
         // The stages' shares sum to 1 only up to rounding (0.9999999999999999 showed as 99 %).
         let overall = eta.overallFraction
         reportedFraction = max(reportedFraction, overall > 1 - 1e-9 ? 1 : overall)
-        let info = Session.ProgressInfo(processingStage: stage, stageFraction: min(1, max(0, fraction)),
+        let info = Session.ProgressInfo(stage: stage, stageFraction: min(1, max(0, fraction)),
                                         estimatedRemainingTime: remaining)
         for request in runnable {
             emit(.requestProgress(request, fractionComplete: reportedFraction))

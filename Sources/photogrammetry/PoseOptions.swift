@@ -9,7 +9,7 @@ struct PoseOptions: ParsableArguments {
     var refineIntrinsics = false
 
     @Flag(help: ArgumentHelp("Refine the principal point too wherever intrinsics are refined (off: it stays where it was given, or at the photo's centre).", discussion: """
-        As COLMAP's refine_principal_point. Without K, a lens whose principal point is off the centre         tilts every camera by as much (fountain-P11: 15 px, 0.5°); captures with depth and many         viewpoints can find it, flat scenes and few photos cannot.
+        As COLMAP's refine_principal_point. Without K, a lens whose principal point is off the centre tilts every camera by as much (fountain-P11: 15 px, 0.5°); captures with depth and many viewpoints can find it, flat scenes and few photos cannot.
         """))
     var refinePrincipalPoint = false
 

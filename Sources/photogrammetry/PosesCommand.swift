@@ -43,9 +43,10 @@ struct PosesCommand: AsyncParsableCommand {
             is an error (exit code 1). A photo's <name>_mask.<ext> sidecar (non-zero = object; a JPEG mask: above half its brightest level) and/or \
             <name>_matte.<ext> person/object matte (grey levels, object where ≥ 50 %), if present, mask \
             its background out of the features (--no-object-masking ignores them); a mask or matte \
-            that does not decode, does not fit its photo or is mostly grey levels skips the photo, \
-            with a message naming \
-            the file. HEIC photos are decoded by libheif; their embedded depth, when metric, is \
+            that does not decode, does not have its photo's aspect ratio, marks nothing as the object \
+            or is mostly grey levels skips the photo, with a message naming the file (masks that all \
+            mark nothing are an error; photos without a mask among photos with one are a warning, \
+            as their background is not masked out). HEIC photos are decoded by libheif; their embedded depth, when metric, is \
             carried with the sample.
             Poses are in structure from motion's own units ("metric": false in poses.json), or in \
             metres when tracked_poses.json beside the photos (the poses a capture device tracked, \
@@ -69,7 +70,7 @@ struct PosesCommand: AsyncParsableCommand {
     @Option(help: "Checkpoint folder: finished stages are saved there and reused by a later run on the same photos and options.", completion: .directory)
     var checkpoint: String?
 
-    @Flag(inversion: .prefixedNo, help: "Use <photo>_mask.<ext> sidecars to keep only the object's features.")
+    @Flag(inversion: .prefixedNo, help: "Use <photo>_mask.<ext> and <photo>_matte.<ext> sidecars to keep only the object's features.")
     var objectMasking = true
 
     @Flag(help: "Print progress as JSON lines instead of text.")
@@ -81,8 +82,10 @@ struct PosesCommand: AsyncParsableCommand {
         // Ctrl-C or SIGTERM cancels the session (checkpoints stay) instead of killing the process.
         // Before the session exists (photo headers are still being read) it ends the run at once,
         // saying so.
-        let interruption = SessionInterruption { [output] in
-            reporter.close(cancelled: "cancelled before processing began")
+        let interruption = SessionInterruption { [output, checkpoint] afterSession in
+            // A second signal while the session stops: what it finished is kept all the same.
+            let kept = checkpoint.map { "; finished stages are kept in \($0)" } ?? ""
+            reporter.close(cancelled: afterSession ? "cancelled\(kept)" : "cancelled before processing began")
             if !outputExisted, (try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty == true {
                 try? FileManager.default.removeItem(atPath: output)
             }

@@ -12,6 +12,7 @@ final class ProgressReporter: @unchecked Sendable {
     private var lastDecile = -1
     private var lastFraction = 0.0
     private var lastPrintedFraction = ""
+    private var lastPrintedTime = 0.0
     private var stageSeconds: [ProcessingStage: Double] = [:]
     private var restored: [PhotogrammetrySession.StageReport] = []
     /// Held by every method that reads or changes the state above or writes (the session's
@@ -50,7 +51,7 @@ final class ProgressReporter: @unchecked Sendable {
         defer { lock.unlock() }
         switch output {
         case .requestProgressInfo(_, let info):
-            progress(stage: info.processingStage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
+            progress(stage: info.stage, fraction: info.stageFraction, remaining: info.estimatedRemainingTime)
         case .invalidSample(let id, let reason):
             skipped(reason, name: sampleNames[id])
         case .inputWarning(let text):
@@ -75,10 +76,13 @@ final class ProgressReporter: @unchecked Sendable {
         let fraction = stage == lastStage ? max(reported, lastFraction) : reported
         lastFraction = fraction
         if json {
-            // The same stage at the same (printed) fraction says nothing new.
+            // The same stage at the same (printed) fraction says nothing new, and within a stage at
+            // most 20 events a second are printed (matching reported each of 760 pairs in a second).
             let printed = String(format: "%.4f", fraction)
-            guard stage != lastStage || printed != lastPrintedFraction else { return }
+            let now = ProcessClock.wallSeconds
+            guard stage != lastStage || (printed != lastPrintedFraction && (fraction >= 1 || now - lastPrintedTime >= 0.05)) else { return }
             lastPrintedFraction = printed
+            lastPrintedTime = now
             let eta = remaining.map { #","eta_seconds":\#(String(format: "%.1f", $0))"# } ?? ""
             line(#"{"event":"progress","stage":"\#(stage.rawValue)","fraction":\#(printed)\#(eta)}"#)
             lastStage = stage

@@ -63,6 +63,7 @@ extension ReconstructCommand {
             if let path { try OutputFolder.checkFile(path, option: option) }
         }
         if let posesOutput { try OutputFolder.checkFolder(posesOutput, option: "--poses-output") }
+        if let checkpoint { try OutputFolder.checkFolder(checkpoint, option: "--checkpoint") }
         let files: [(option: String, path: String)] = [("-o", output), ("--mesh", mesh), ("--point-cloud", pointCloud), ("--bounds", bounds),
                                                        ("--model-report", modelReport), ("--preview", preview.map { "\($0)-1.png" }),
                                                        ("--preview", preview.map { "\($0)-2.png" }), ("--poses-output", posesOutput)]

@@ -135,7 +135,7 @@ struct ReconstructCommand: AsyncParsableCommand {
     @Option(help: "Weight of each --lidar-points point relative to one depth pixel.")
     var lidarPointsWeight: Float = 1
 
-    @Flag(inversion: .prefixedNo, help: "Isolate the object: use NNNN_mask.png sidecars, and without them keep an object capture (cameras looking at one place from around it) to the object standing there. --no-object-masking ignores masks and keeps all the surroundings.")
+    @Flag(inversion: .prefixedNo, help: "Isolate the object: use NNNN_mask.png and NNNN_matte.png sidecars (features, stereo), and without them keep an object capture (cameras looking at one place from around it) to the object standing there. --no-object-masking ignores masks and keeps all the surroundings.")
     var objectMasking = true
 
     @Option(help: "Close openings no camera saw (the underside on a support): auto (object captures: with masks, or isolated without them), always, never.")
@@ -155,8 +155,8 @@ struct ReconstructCommand: AsyncParsableCommand {
         // Ctrl-C (or SIGTERM) ends the run at once, saying so (and with --json, as an event):
         // outputs are written whole or not at all. While poses are estimated it cancels the
         // session instead, which keeps the stages it finished in --checkpoint.
-        let interruption = SessionInterruption { [checkpoint] in
-            let kept = checkpoint.map { "; the pose stages are kept in \($0)" } ?? ""
+        let interruption = SessionInterruption { [checkpoint] afterSession in
+            let kept = afterSession ? checkpoint.map { "; finished pose stages are kept in \($0)" } ?? "" : ""
             reporter.close(cancelled: "cancelled; outputs not yet written are not written\(kept)")
             _exit(130)
         }
@@ -210,15 +210,14 @@ struct ReconstructCommand: AsyncParsableCommand {
             }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else {
-            let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given, objectMasks: objectMasking)
+            // Depth comes from the sidecars (the dense stage reads them), not from HEIC photos.
+            let folder = try CaptureSamples.read(imagesDirectory: imagesURL, given: given, objectMasks: objectMasking, embeddedDepth: false)
             for note in folder.notes { reporter.note(note) }
             for warning in folder.warnings { reporter.warning(warning) }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: folder.samples.count, stereoSize: stereoSize, estimatesPoses: true))
             reporter.note("estimating poses")
             let estimated = try await SessionPoses.estimate(samples: folder.samples, configuration: estimation.sessionConfiguration(objectMasking: objectMasking, checkpoint: checkpoint),
-                                                            reporter: reporter, interruption: interruption) { [progress] in
-                progress.update($0, $1)
-            }
+                                                            reporter: reporter, interruption: interruption, progress: progress)
             interruption.release()
             progress.finish()
             scene = estimated.scene.leavingOut(estimated.separateModels)
@@ -235,6 +234,7 @@ struct ReconstructCommand: AsyncParsableCommand {
         options.posesAreMetric = knownMetricPoses
         options.surface.closesOpenings = closeOpenings
         options.useMasks = objectMasking
+        options.masksCheckedWhenRead = poses == nil && !isKeyframeFolder
         options.isolatesObject = objectMasking
         // Known poses bring no sparse points to bound each view's depth: 5 cm to 50 m, or, in units
         // that are not metres, from 1/100 to 1000 times the cameras' spread (an orbit's radius; a

@@ -3,8 +3,9 @@ import Foundation
 import Reconstruction
 
 /// A session's `.poses` request run for a command (`poses`, and `reconstruct` when it estimates
-/// poses): the session's messages go to the reporter, progress to `progress` (by default the
-/// reporter's bar with the session's own time estimate), and Ctrl-C or SIGTERM cancels the
+/// poses): the session's messages go to the reporter, progress to `progress` (the whole run's, which
+/// learns the time left from the stages computed; by default the reporter's bar with the session's
+/// own estimate), and Ctrl-C or SIGTERM cancels the
 /// session, keeping its checkpoints (and goes on doing so until the caller releases the
 /// interruption).
 enum SessionPoses {
@@ -13,7 +14,7 @@ enum SessionPoses {
     ///   (with the checkpoint folder that keeps the finished stages, when there is one).
     static func estimate(samples: [PhotogrammetrySample], configuration: PhotogrammetrySession.Configuration,
                          reporter: ProgressReporter, interruption: SessionInterruption,
-                         progress: ((ProcessingStage, Double) -> Void)? = nil) async throws -> PhotogrammetrySession.Poses {
+                         progress: StageProgress? = nil) async throws -> PhotogrammetrySession.Poses {
         let session = try PhotogrammetrySession(input: samples, configuration: configuration)
         reporter.sampleNames = Dictionary(samples.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         try session.process(requests: [.poses])
@@ -24,12 +25,15 @@ enum SessionPoses {
         loop: for await output in session.outputs {
             switch output {
             case .requestProgressInfo(_, let info) where progress != nil:
-                progress?(info.processingStage, info.stageFraction)
+                progress?.update(info.stage, info.stageFraction)
+            case .stageComplete(let report) where report.isRestored:
+                progress?.restored(report.stage)
+                reporter.handle(output)
             case .requestComplete(_, .poses(let result)): poses = result
             case .requestError(_, let error): failure = error
             case .processingCancelled:
                 reporter.finish()
-                let kept = configuration.checkpointDirectory.map { "; finished stages are kept in \($0.path)" } ?? ""
+                let kept = configuration.checkpointDirectory.map { "; finished stages are kept in \($0.relativePath)" } ?? ""
                 reporter.close(cancelled: "cancelled\(kept)")
                 throw ExitCode(130)
             case .processingComplete: break loop

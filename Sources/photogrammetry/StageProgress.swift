@@ -29,6 +29,14 @@ final class StageProgress: @unchecked Sendable {
         reporter.progress(stage: stage, fraction: min(1, max(0, fraction)), remaining: remaining)
     }
 
+    /// `stage` came whole from a checkpoint: it took no time and teaches the estimate nothing.
+    func restored(_ stage: ProcessingStage) {
+        lock.lock()
+        defer { lock.unlock() }
+        eta.finish(stage, at: ProcessClock.wallSeconds, restored: true)
+        if current == stage { current = nil }
+    }
+
     /// Runs `body` as `stage`, reporting its start and end; `body` may report the fractions in between.
     func stage<T>(_ stage: ProcessingStage, _ body: () throws -> T) rethrows -> T {
         update(stage, 0)

@@ -14,30 +14,33 @@ final class ReconstructObjectMaskTests: XCTestCase {
         return folder
     }
 
-    func testTheMasksGiveTheObjectsPosesAndTheCheckpointOfPosesIsReused() throws {
+    func testTheMasksGiveTheObjectsPosesAndTheCheckpointIsSharedWithPoses() throws {
         let capture = try flipCapture()
         let out = capture.deletingLastPathComponent()
         let checkpoint = out.appendingPathComponent("checkpoint").path
         let k = capture.appendingPathComponent("images/K.txt").path
-        let poses = try CLIRunner.run(["poses", capture.path, "-o", out.appendingPathComponent("poses").path,
-                                       "--intrinsics-file", k, "--checkpoint", checkpoint])
-        XCTAssertEqual(poses.status, 0, poses.output)
-
         let posesOutput = out.appendingPathComponent("model-poses").path
         let run = try CLIRunner.run(["reconstruct", capture.path, "-o", out.appendingPathComponent("mesh.ply").path, "--intrinsics-file", k,
                                      "--checkpoint", checkpoint, "--poses-output", posesOutput, "--stereo-image-size", "256", "--json"])
         XCTAssertEqual(run.status, 0, run.output)
-        let notes = run.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .filter { $0["event"] as? String == "note" }.compactMap { $0["message"] as? String }
-        for stage in ["features: 40/40", "matching: 1/1", "mapping: 1/1"] {
-            XCTAssertTrue(notes.contains { $0.hasPrefix("\(stage) loaded from the checkpoint") }, "\(stage): \(notes)")
-        }
+        let events = run.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(events.last?["event"] as? String, "complete", run.output)
 
         let score = try CLIRunner.run(["evaluate-poses", "--ground-truth", capture.path, posesOutput, "--json"])
         XCTAssertEqual(score.status, 0, score.output)
         let scores = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(score.output.utf8)) as? [String: Any], score.output)
         XCTAssertEqual(scores["registeredCount"] as? Int, 40, score.output)
         XCTAssertLessThan(try XCTUnwrap(scores["medianPositionError"] as? Double), 0.003, "metres")
+
+        // `poses` with the same options loads every stage `reconstruct` kept.
+        let poses = try CLIRunner.run(["poses", capture.path, "-o", out.appendingPathComponent("poses").path,
+                                       "--intrinsics-file", k, "--checkpoint", checkpoint, "--json"])
+        XCTAssertEqual(poses.status, 0, poses.output)
+        let notes = poses.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["event"] as? String == "note" }.compactMap { $0["message"] as? String }
+        for stage in ["features: 40/40", "matching: 1/1", "mapping: 1/1"] {
+            XCTAssertTrue(notes.contains { $0.hasPrefix("\(stage) loaded from the checkpoint") }, "\(stage): \(notes)")
+        }
     }
 
     func testACheckpointWithKnownPosesIsRefused() throws {

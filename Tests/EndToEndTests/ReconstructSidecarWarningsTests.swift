@@ -18,8 +18,16 @@ final class ReconstructSidecarWarningsTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("warning: \(gravity.path): a gravity sidecar holds three numbers \"x y z\", found \"abc\"; "
                                              + "the photo's gravity is not used"), result.output)
-        XCTAssertTrue(result.output.contains("warning: \(mask.path): the mask is 100×100, which does not have the shape of its 320×240 photo; "
-                                             + "the photo is used whole"), result.output)
+        // Before the features, which it would cut stretched: the photo is skipped, saying why.
+        XCTAssertTrue(result.output.contains("warning: skipped 0006.jpg: its object mask 0006_mask.png is 100×100, which does not have the "
+                                             + "shape of its 320×240 photo"), result.output)
+        // With known poses, only stereo would use the mask: the photo is used whole.
+        let known = try CLIRunner.run(["reconstruct", copy.path, "-o", copy.deletingLastPathComponent().appendingPathComponent("known.ply").path,
+                                       "--poses", capture.appendingPathComponent("ground_truth/poses.json").path,
+                                       "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path])
+        XCTAssertEqual(known.status, 0, known.output)
+        XCTAssertTrue(known.output.contains("warning: \(mask.path): the mask is 100×100, which does not have the shape of its 320×240 photo; "
+                                            + "the photo is used whole"), known.output)
     }
 
     /// Masks checked as a set before stereo: all empty is an error at once (it was found only

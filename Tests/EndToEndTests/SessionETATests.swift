@@ -88,7 +88,7 @@ final class SessionETATests: XCTestCase {
             case .requestProgressInfo(_, let info):
                 timeline.append((now, fraction, info.estimatedRemainingTime))
                 if halfway == nil, fraction >= 0.5, let estimate = info.estimatedRemainingTime {
-                    halfway = (now, fraction, estimate, info.processingStage, CPUUsage.now())
+                    halfway = (now, fraction, estimate, info.stage, CPUUsage.now())
                 }
             case .stageComplete(let report):
                 stages.append(report)

@@ -27,6 +27,20 @@ final class AppleNamesTests: XCTestCase {
         XCTAssertEqual(worldFromCamera.inverse.cameraCentreInWorld.x, 0.5, accuracy: 1e-12)
     }
 
+    /// Each pipeline stage is reported as one of Apple's, in the same order, and every one of
+    /// Apple's stages is reached.
+    func testPipelineStagesMapOntoApplesInOrder() {
+        typealias AppleStage = PhotogrammetrySession.Output.ProcessingStage
+        let apple = ProcessingStage.allCases.map(AppleStage.init)
+        XCTAssertEqual(Set(apple), Set(AppleStage.allCases))
+        let positions = apple.map { AppleStage.allCases.firstIndex(of: $0)! }
+        XCTAssertEqual(positions, positions.sorted())
+        XCTAssertEqual(AppleStage(.features), .preProcessing)
+        XCTAssertEqual(AppleStage(.mapping), .imageAlignment)
+        XCTAssertEqual(AppleStage(.dense), .pointCloudGeneration)
+        XCTAssertEqual(AppleStage(.model), .textureMapping)
+    }
+
     /// Code ported from Apple's platforms prints `localizedDescription`: it says what went wrong.
     func testErrorsSayWhatWentWrongThroughLocalizedDescription() {
         let errors: [any Error] = [

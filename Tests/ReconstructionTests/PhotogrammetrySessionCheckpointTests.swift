@@ -195,7 +195,7 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let samples = PhotogrammetrySessionTests.samples(in: folder)
         let (cancelled, _) = try await run(samples, checkpoint: checkpoint) { session, output in
-            if case .requestProgressInfo(_, let info) = output, info.processingStage == .mapping { session.cancel() }
+            if case .requestProgressInfo(_, let info) = output, info.stage == .mapping { session.cancel() }
         }
         XCTAssertEqual(cancelled.last?.kind, "processingCancelled")
         let stages = Self.reports(cancelled)

@@ -39,7 +39,7 @@ final class PhotogrammetrySessionTests: XCTestCase {
         let featuresDone = try XCTUnwrap(outputs.firstIndex { if case .stageComplete(let r) = $0.output { return r.stage == .features } else { return false } })
         XCTAssertLessThan(featuresDone, inputComplete)
         let firstMatching = try XCTUnwrap(outputs.firstIndex {
-            if case .requestProgressInfo(_, let info) = $0.output { return info.processingStage == .matching } else { return false }
+            if case .requestProgressInfo(_, let info) = $0.output { return info.stage == .matching } else { return false }
         })
         XCTAssertLessThan(inputComplete, firstMatching, "samples are all read before matching starts")
 

@@ -283,7 +283,10 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertTrue(faint.allSatisfy { fromJPEG.pixels[$0] == 0 }, "faint noise is background")
         XCTAssertEqual(try XCTUnwrap(samples[1].objectMask).pixels, disc.pixels, "label 1 is object")
         XCTAssertEqual(try XCTUnwrap(samples[4].objectMask).pixels, disc.pixels, "instance ids 1 and 2 are both object")
-        XCTAssertEqual(try XCTUnwrap(samples[5].objectMask).pixels.filter { $0 != 0 }.count, 0, "JPEG noise alone is no object")
+        // JPEG noise alone is no object: the mask marks nothing, which leaves its photo no features.
+        XCTAssertNil(samples[5].objectMask)
+        XCTAssertEqual(samples[5].rejection, "its object mask f_mask.jpg marks no pixel as the object "
+                       + "(the object is non-zero in a mask, at least half in a matte), so it has no features")
         XCTAssertNil(samples[2].objectMask)
         XCTAssertTrue(samples[2].rejection?.contains("mask c_mask.png is not black and white") ?? false, samples[2].rejection ?? "nil")
         XCTAssertTrue(samples[3].rejection?.contains("matte d_matte.png is not black and white") ?? false, samples[3].rejection ?? "nil")
@@ -343,6 +346,34 @@ final class CaptureSamplesTests: XCTestCase {
         var configuration = PhotogrammetrySession.Configuration()
         configuration.isObjectMaskingEnabled = false
         XCTAssertNil(try PhotogrammetrySession(input: folder, configuration: configuration).samples[0].rejection)
+    }
+
+    /// Masks checked one by one when the photos are read: one of another aspect ratio (the
+    /// features would be cut by it stretched) or marking nothing rejects its photo, saying so; photos
+    /// without a mask among photos with one are a warning (their background is not masked out).
+    func testMasksOfAnotherShapeOrMarkingNothingRejectTheirPhotoAndMissingMasksAreAWarning() throws {
+        for (index, name) in ["a", "b", "c", "d"].enumerated() {
+            try write(ImageCodec.encode(Self.noise(seed: UInt64(index + 1))), "\(name).png")
+        }
+        try write(ImageCodec.encode(GrayImage(width: 48, height: 32, fill: 255)), "a_mask.png")
+        try write(ImageCodec.encode(GrayImage(width: 40, height: 40, fill: 255)), "b_mask.png")
+        try write(ImageCodec.encode(GrayImage(width: 96, height: 64, fill: 0)), "c_mask.png")
+
+        let folder = try CaptureSamples.read(imagesDirectory: self.folder)
+        let reasons = folder.samples.map(\.rejection)
+        XCTAssertNil(reasons[0])
+        XCTAssertEqual(reasons[1], "its object mask b_mask.png is 40×40, which does not have the shape of its 96×64 photo "
+                       + "(a mask may have any size, not another aspect ratio)")
+        XCTAssertTrue(reasons[2]?.hasPrefix("its object mask c_mask.png marks no pixel as the object") ?? false, reasons[2] ?? "nil")
+        XCTAssertNil(reasons[3])
+        XCTAssertEqual(folder.samples.compactMap(\.objectMask).count, 1, "a rejected photo keeps no mask")
+        XCTAssertTrue(folder.warnings.contains { $0.hasPrefix("1 of 4 photos have no object mask (e.g. d.png) while the others have one") },
+                      "\(folder.warnings)")
+        // The same from the pose-stage reader; with masking off, nothing of it.
+        XCTAssertEqual(try CaptureSources.read(imagesDirectory: self.folder, given: nil).sources.map(\.rejection), reasons)
+        let unmasked = try CaptureSamples.read(imagesDirectory: self.folder, objectMasks: false)
+        XCTAssertEqual(unmasked.samples.compactMap(\.rejection), [])
+        XCTAssertFalse(unmasked.warnings.contains { $0.contains("object mask") }, "\(unmasked.warnings)")
     }
 
     func testHEICPhotosLoadWithTheirMetricEmbeddedDepthAndNotesForTheRest() throws {

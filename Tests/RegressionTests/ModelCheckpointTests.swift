@@ -74,7 +74,7 @@ final class ModelCheckpointTests: XCTestCase {
         var first: [Session.Output] = []
         for await output in session.outputs {
             first.append(output)
-            if case .requestProgressInfo(_, let info) = output, info.processingStage == .dense, info.stageFraction > 0.03 { session.cancel() }
+            if case .requestProgressInfo(_, let info) = output, info.stage == .dense, info.stageFraction > 0.03 { session.cancel() }
             if case .processingCancelled = output { break }
             if case .processingComplete = output { break }
         }
@@ -114,7 +114,7 @@ final class ModelCheckpointTests: XCTestCase {
         var denseFractions: [Double] = []
         var cancelled = false
         for await output in session.outputs {
-            if case .requestProgressInfo(_, let info) = output, info.processingStage == .dense {
+            if case .requestProgressInfo(_, let info) = output, info.stage == .dense {
                 denseFractions.append(info.stageFraction)
                 // Cancelled once the coarse pass is under way (past loading, 2 % of stereo).
                 if info.stageFraction > 0.03 && info.stageFraction < 0.5 { session.cancel() }

@@ -60,10 +60,10 @@ final class ModelLevelsTests: XCTestCase {
         let posesIndex = try XCTUnwrap(outputs.firstIndex { if case .requestComplete(.poses, _) = $0 { return true } else { return false } })
         let firstModel = try XCTUnwrap(outputs.firstIndex { if case .requestComplete(_, .modelFile) = $0 { return true } else { return false } })
         XCTAssertLessThan(posesIndex, firstModel, "poses arrive before the models")
-        XCTAssertTrue(outputs.contains { if case .requestProgressInfo(_, let info) = $0 { return info.processingStage == .model } else { return false } })
+        XCTAssertTrue(outputs.contains { if case .requestProgressInfo(_, let info) = $0 { return info.stage == .model } else { return false } })
         // The dense stage reports as stereo and fusion go, not only its start and end.
         let denseFractions = Set(outputs.compactMap { output -> Double? in
-            if case .requestProgressInfo(_, let info) = output, info.processingStage == .dense { return info.stageFraction } else { return nil }
+            if case .requestProgressInfo(_, let info) = output, info.stage == .dense { return info.stageFraction } else { return nil }
         })
         XCTAssertGreaterThan(denseFractions.filter { $0 > 0 && $0 < 1 }.count, 10, "intermediate dense progress")
 

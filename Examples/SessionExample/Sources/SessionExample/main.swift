@@ -32,12 +32,12 @@ do {
 // The stream stays open after processingComplete (a session can be given more requests, as
 // Apple's can), so the loop ends there.
 var failures = 0
-var lastStage: ProcessingStage?
+var lastStage: PhotogrammetrySession.Output.ProcessingStage?   // Apple's stages; info.stage is finer
 outputs: for await output in session.outputs {
     switch output {
     case .requestProgressInfo(_, let info) where info.processingStage != lastStage:
         lastStage = info.processingStage
-        print("stage \(info.processingStage)")
+        print("stage \(lastStage.map { "\($0)" } ?? "?")")
     case .inputWarning(let warning):
         print("warning: \(warning)")
     case .invalidSample(_, let reason):
