@@ -10,7 +10,7 @@ import ReconstructionCore
 /// - an object mask from `<stem>_mask.<ext>` (`binaryMask`: non-zero = object for a label image,
 ///   else above half its brightest level) and/or a person/object matte
 ///   `<stem>_matte.<ext>` (grey levels, object where ≥ 50 %, i.e. ≥ 128); with both, the object
-///   is where both say so (they must then be the same size);
+///   is where both say so (they must then be the same size); kept at most `maskLongerSide` long;
 /// - depth from a HEIC/HEIF photo's embedded depth image, when it is metric (`HEIFDepth.metres`);
 /// - gravity from a `<stem>_gravity.txt` sidecar (`GravitySidecar`; one that cannot be read is left
 ///   out here and named by the dense stage) and the EXIF orientation tag, which tell which way is up.
@@ -32,6 +32,10 @@ public struct CaptureSamples: Sendable {
 
     public static let maskSuffix = "_mask"
     public static let matteSuffix = "_matte"
+    /// The longest side a sample's mask is kept at (larger ones keep every k-th pixel): it only
+    /// selects features, which a pixel or two at the outline does not change, and 40 masks of
+    /// 12-megapixel photos held whole took 0.5 GB through the pose stages.
+    public static let maskLongerSide = 2048
     /// Matte level at and above which a pixel is object (50 % of 255, rounded up).
     public static let matteThreshold: UInt8 = 128
 
@@ -58,7 +62,10 @@ public struct CaptureSamples: Sendable {
                 sample.rejection = rejection
                 return sample
             }
-            if objectMasks { (sample.objectMask, sample.rejection) = sidecars.objectMaskOrRejection(of: url.lastPathComponent) }
+            if objectMasks {
+                (sample.objectMask, sample.rejection) = sidecars.objectMaskOrRejection(of: url.lastPathComponent)
+                sample.objectMask = sample.objectMask?.subsampled(toLongerSideAtMost: maskLongerSide)
+            }
             // Depth is looked for in HEIF files, whatever their names (a JPEG called .heic has none).
             if embeddedDepth, HEIFExifLocator.isHEIF(contentsOf: url) {
                 do {

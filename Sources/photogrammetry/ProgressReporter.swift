@@ -62,7 +62,9 @@ final class ProgressReporter: @unchecked Sendable {
             stageSeconds[report.stage] = report.seconds
             if report.restoredItems > 0 {
                 restored.append(report)
-                note("\(report.stage.rawValue): \(report.restoredItems)/\(report.totalItems) loaded from the checkpoint (saved about \(String(format: "%.1f", report.savedSeconds)) s)")
+                // Images are counted (`features: 32/40 …`); a stage that is one item is loaded or not.
+                let items = report.totalItems > 1 ? " \(report.restoredItems)/\(report.totalItems)" : ""
+                note("\(report.stage.rawValue):\(items) loaded from the checkpoint (saved about \(String(format: "%.1f", report.savedSeconds)) s)")
             }
         default:
             break

@@ -38,7 +38,7 @@ final class ReconstructObjectMaskTests: XCTestCase {
         XCTAssertEqual(poses.status, 0, poses.output)
         let notes = poses.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["event"] as? String == "note" }.compactMap { $0["message"] as? String }
-        for stage in ["features: 40/40", "matching: 1/1", "mapping: 1/1"] {
+        for stage in ["features: 40/40", "matching:", "mapping:"] {
             XCTAssertTrue(notes.contains { $0.hasPrefix("\(stage) loaded from the checkpoint") }, "\(stage): \(notes)")
         }
     }
