@@ -19,7 +19,8 @@ import ReconstructionCore
 /// from its centre that fits it turned by 90°; one far from the centre of photos of some size for
 /// another reason is a warning (`IntrinsicsFit`).
 /// A bad mask or matte (does not decode; mostly grey levels, as a photo named like one; a matte
-/// without the photo's aspect ratio or larger than it) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
+/// without the photo's aspect ratio or larger than it; a mask without the photo's aspect ratio, or
+/// marking nothing, `MaskSidecars.checkRead`) rejects its sample (`PhotogrammetrySample.rejection`, naming the file): the session reports
 /// it as `invalidSample` and goes on with the others. Embedded depth that cannot be used is a note
 /// and the photo is used without it.
 public struct CaptureSamples: Sendable {
@@ -52,6 +53,8 @@ public struct CaptureSamples: Sendable {
         let urls = try ImageFolder.listImages(in: imagesDirectory)
         let headers = urls.map(PhotoHeader.init(url:))
         let checks = check(headers, given: given)
+        // What the checks need of each mask as decoded, before it is subsampled.
+        var maskFacts: [Int: MaskSidecars.MaskFacts] = [:]
         var samples = zip(urls, headers).enumerated().map { index, photo -> PhotogrammetrySample in
             let (url, header) = photo
             var sample = PhotogrammetrySample(id: index, image: .file(url), name: url.lastPathComponent,
@@ -64,6 +67,7 @@ public struct CaptureSamples: Sendable {
             }
             if objectMasks {
                 (sample.objectMask, sample.rejection) = sidecars.objectMaskOrRejection(of: url.lastPathComponent)
+                maskFacts[index] = sample.objectMask.map(MaskSidecars.MaskFacts.init)
                 sample.objectMask = sample.objectMask?.subsampled(toLongerSideAtMost: maskLongerSide)
             }
             // Depth is looked for in HEIF files, whatever their names (a JPEG called .heic has none).
@@ -78,7 +82,7 @@ public struct CaptureSamples: Sendable {
         }
         var warnings = [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
         let usable = samples.indices.filter { samples[$0].rejection == nil }
-        let maskRejections = try MaskSidecars.checkRead(usable.map { (samples[$0].name, headers[$0].size, samples[$0].objectMask) },
+        let maskRejections = try MaskSidecars.checkRead(usable.map { (samples[$0].name, headers[$0].size, samples[$0].objectMask, maskFacts[$0]) },
                                                         in: imagesDirectory, warnings: &warnings)
         for i in usable { if let reason = maskRejections[samples[i].name] { (samples[i].rejection, samples[i].objectMask) = (reason, nil) } }
         return CaptureSamples(samples: samples, notes: notes, warnings: warnings)

@@ -57,13 +57,16 @@ extension MaskSidecars {
     /// ones): masks that mark no pixel as object at all leave nothing to reconstruct (an error, at once rather than after stereo and fusion), and
     /// masks most of which mark their photo's whole border as object look inverted (a warning: a
     /// disc 7 mm thick came out of inverted masks, without a word).
-    /// `photos`: the registered photos' count (a photo without a mask is used whole).
-    static func checkSet(_ masks: [String: GrayImage], photos: Int, in imagesDirectory: URL, warnings: inout [String]) throws {
+    /// `photos`: the registered photos' count (a photo without a mask is used whole);
+    /// `marksObject`: whether each mask marks any pixel, when known from the mask before it was
+    /// subsampled (else its pixels tell).
+    static func checkSet(_ masks: [String: GrayImage], photos: Int, in imagesDirectory: URL, warnings: inout [String],
+                         marksObject: [String: Bool] = [:]) throws {
         guard !masks.isEmpty else { return }
         let names = masks.keys.sorted()
         let sidecars = MaskSidecars(directory: imagesDirectory)
         func file(_ photo: String) -> String { sidecars.maskOrMatte(of: photo)?.lastPathComponent ?? photo }
-        if masks.count == photos, names.allSatisfy({ !masks[$0]!.pixels.contains { $0 != 0 } }) {
+        if masks.count == photos, names.allSatisfy({ !(marksObject[$0] ?? masks[$0]!.pixels.contains { $0 != 0 }) }) {
             throw ModelRunError("\(imagesDirectory.path): every object mask (\(names.count), e.g. \(file(names[0]))) marks no pixel as the "
                                 + "object \(objectRule): nothing to reconstruct; fix the masks, or use --no-object-masking to ignore them")
         }
@@ -78,7 +81,7 @@ extension MaskSidecars {
         }
         if 2 * bordered.count > names.count {
             warnings.append("\(bordered.count) of \(names.count) object masks (e.g. \(file(bordered[0]))) mark their photo's whole border "
-                            + "as the object: are they inverted? The object is non-zero in a mask, at least half in a matte; the rest is background (right for an "
+                            + "as the object: are they inverted? \(objectRuleSentence) (right for an "
                             + "object larger than the photos, or masks that only cut out a backdrop)")
         }
     }
@@ -92,21 +95,25 @@ extension MaskSidecars {
     /// its background (a turntable, an object turned over between passes) they disagree with the
     /// masked photos' (a flip capture in a room with masks on 19 of 40 photos: 32 mm median error,
     /// against 0.8 mm with all 40).
-    static func checkRead(_ photos: [(name: String, size: ImageDimensions?, mask: GrayImage?)], in imagesDirectory: URL,
+    /// `facts`: each mask's size and whether it marks anything, as decoded (the sample keeps it
+    /// subsampled).
+    static func checkRead(_ photos: [(name: String, size: ImageDimensions?, mask: GrayImage?, facts: MaskFacts?)], in imagesDirectory: URL,
                           warnings: inout [String]) throws -> [String: String] {
         let found = Dictionary(photos.compactMap { photo in photo.mask.map { (photo.name, $0) } }, uniquingKeysWith: { first, _ in first })
-        try checkSet(found, photos: photos.count, in: imagesDirectory, warnings: &warnings)
+        let marks = Dictionary(photos.compactMap { photo in photo.facts.map { (photo.name, $0.marksObject) } }, uniquingKeysWith: { first, _ in first })
+        try checkSet(found, photos: photos.count, in: imagesDirectory, warnings: &warnings, marksObject: marks)
         guard !found.isEmpty else { return [:] }
         let sidecars = MaskSidecars(directory: imagesDirectory)
         var rejections: [String: String] = [:]
         for photo in photos {
             guard let mask = photo.mask else { continue }
+            let facts = photo.facts ?? MaskFacts(mask)
             let file = sidecars.maskOrMatte(of: photo.name)?.lastPathComponent ?? photo.name
-            if let size = photo.size, size.width > 0, size.height > 0, mask.width > 0, mask.height > 0,
-               abs(Double(size.width) / Double(size.height) / (Double(mask.width) / Double(mask.height)) - 1) >= 0.01 {
-                rejections[photo.name] = "its object mask \(file) is \(mask.width)×\(mask.height), which does not have the shape of its "
+            if let size = photo.size, size.width > 0, size.height > 0, facts.width > 0, facts.height > 0,
+               abs(Double(size.width) / Double(size.height) / (Double(facts.width) / Double(facts.height)) - 1) >= 0.01 {
+                rejections[photo.name] = "its object mask \(file) is \(facts.width)×\(facts.height), which does not have the shape of its "
                     + "\(size.width)×\(size.height) photo (a mask may have any size, not another aspect ratio)"
-            } else if !mask.pixels.contains(where: { $0 != 0 }) {
+            } else if !facts.marksObject {
                 rejections[photo.name] = "its object mask \(file) marks no pixel as the object \(objectRule), so it has no features"
             }
         }
@@ -120,5 +127,20 @@ extension MaskSidecars {
     }
 
     /// How a mask or matte marks the object, for messages.
-    static let objectRule = "(the object is non-zero in a mask, at least half in a matte)"
+    static let objectRule = "(\(objectRuleText))"
+    static let objectRuleSentence = objectRuleText.prefix(1).uppercased() + objectRuleText.dropFirst() + "; the rest is background"
+    private static let objectRuleText = "the object is non-zero in a label mask, above half the brightest level in any other mask (a JPEG's), "
+        + "at least half in a matte"
+
+    /// What the checks need of a mask as decoded: its size, and whether it marks any pixel as the
+    /// object.
+    struct MaskFacts {
+        var width: Int
+        var height: Int
+        var marksObject: Bool
+
+        init(_ mask: GrayImage) {
+            (width, height, marksObject) = (mask.width, mask.height, mask.pixels.contains { $0 != 0 })
+        }
+    }
 }

@@ -99,6 +99,8 @@ public struct ETAEstimator: Sendable {
     public mutating func finish(_ stage: ProcessingStage, at time: Double, restored wasRestored: Bool = false) {
         if wasRestored {
             restored.insert(stage)
+            // Its own fraction ran to 1 in no time: the smoothed estimate starts afresh.
+            lastEstimate = nil
         } else {
             finishedSeconds[stage] = max(0, time - (current == stage ? currentStart : time))
         }

@@ -60,7 +60,18 @@ extension PoseEstimation {
             case .pixels(let image): data = try ImageCodec.encode(image, as: .png)
             }
             var features = try extractor.extract(encoded: data)
-            if let mask = source.objectMask { features = features.inside(mask: mask) }
+            if let mask = source.objectMask {
+                // Stretched over a photo of another shape, a mask would keep the wrong features (the
+                // readers check the photos whose headers give their size; this is every other one).
+                let maskAspect = Double(mask.width) / Double(max(1, mask.height))
+                let photoAspect = Double(features.imageWidth) / Double(max(1, features.imageHeight))
+                guard abs(photoAspect / maskAspect - 1) < 0.01 else {
+                    return .failure(InvalidImage(name: source.name, reason: String(
+                        format: "its object mask's aspect ratio (%.3f) is not its photo's (%.3f): a mask may have any size, not another aspect ratio",
+                        maskAspect, photoAspect)))
+                }
+                features = features.inside(mask: mask)
+            }
             return .success(features)
         } catch let error as ShimError {
             return .failure(InvalidImage(name: source.name, reason: error.message))

@@ -85,7 +85,7 @@ struct PosesCommand: AsyncParsableCommand {
         let interruption = SessionInterruption { [output, checkpoint] afterSession in
             // A second signal while the session stops: what it finished is kept all the same.
             let kept = checkpoint.map { "; finished stages are kept in \($0)" } ?? ""
-            reporter.close(cancelled: afterSession ? "cancelled\(kept)" : "cancelled before processing began")
+            reporter.close(cancelled: afterSession ? "cancelled\(kept); files not yet written are not written" : "cancelled before processing began")
             if !outputExisted, (try? FileManager.default.contentsOfDirectory(atPath: output))?.isEmpty == true {
                 try? FileManager.default.removeItem(atPath: output)
             }
@@ -118,6 +118,9 @@ struct PosesCommand: AsyncParsableCommand {
         let started = Date()
         let poses = try await SessionPoses.estimate(samples: folder.samples, configuration: estimation.sessionConfiguration(objectMasking: objectMasking, checkpoint: checkpoint),
                                                     reporter: reporter, interruption: interruption)
+        // A signal from here on (or one that came as the session finished) stops the run: what
+        // is written is whole, the rest is not written.
+        interruption.release()
         // In metres when tracked_poses.json beside the photos gives the scale.
         var later: [String] = []
         let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: imagesURL, warnings: &later) { reporter.note($0) }
