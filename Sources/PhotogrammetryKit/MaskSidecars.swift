@@ -54,9 +54,10 @@ struct MaskSidecars {
 
 extension MaskSidecars {
     /// Checks the masks as a set (when photos are read, and again before stereo on the registered
-    /// ones): masks that mark no pixel as object at all leave nothing to reconstruct (an error, at once rather than after stereo and fusion), and
-    /// masks most of which mark their photo's whole border as object look inverted (a warning: a
-    /// disc 7 mm thick came out of inverted masks, without a word).
+    /// ones): masks that mark no pixel as object at all leave nothing to reconstruct (an error, at
+    /// once rather than after stereo and fusion), and masks most of which mark their photo's whole
+    /// border as object look inverted (a warning: a disc 7 mm thick came out of inverted masks,
+    /// without a word).
     /// `photos`: the registered photos' count (a photo without a mask is used whole);
     /// `marksObject`: whether each mask marks any pixel, when known from the mask before it was
     /// subsampled (else its pixels tell).

@@ -5,9 +5,8 @@ import Reconstruction
 /// A session's `.poses` request run for a command (`poses`, and `reconstruct` when it estimates
 /// poses): the session's messages go to the reporter, progress to `progress` (the whole run's, which
 /// learns the time left from the stages computed; by default the reporter's bar with the session's
-/// own estimate), and Ctrl-C or SIGTERM cancels the
-/// session, keeping its checkpoints (and goes on doing so until the caller releases the
-/// interruption).
+/// own estimate), and Ctrl-C or SIGTERM cancels the session, keeping its checkpoints (until the
+/// caller releases the interruption).
 enum SessionPoses {
     /// The poses of `samples`.
     /// - Throws: the request's error; `ExitCode(130)` after a cancellation, which has been reported
