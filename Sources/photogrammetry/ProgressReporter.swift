@@ -134,8 +134,8 @@ final class ProgressReporter: @unchecked Sendable {
         write("warning: skipped \(name): the same problem as \(first)\n", to: .standardError)
     }
 
-    /// A warning, unless the same was given before (the photos' reader and the dense stage both
-    /// check the masks, for example).
+    /// A warning, unless the same was given before (a repeat says nothing new, and poses.json
+    /// keeps every warning once).
     func warning(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
