@@ -68,8 +68,13 @@ public struct SessionJobExecutor: JobExecutor {
                     report(.progress(tracker.update(request, fraction: fraction)))
                 case .requestProgressInfo(let request, let info):
                     report(.progress(tracker.update(request, info: info)))
-                case .stageComplete(let stage) where stage.restoredItems > 0:
-                    report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
+                case .stageComplete(let stage):
+                    if stage.restoredItems > 0 {
+                        report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
+                    }
+                    if let setAside = stage.setAside {
+                        report(.note("\(stage.stage.rawValue): checkpoint not used, computed again (\(setAside))"))
+                    }
                 case .invalidSample(_, let reason):
                     skipped += 1
                     report(.note("skipped \(reason)"))  // the reason starts with the photo's name

@@ -60,6 +60,10 @@ extension PhotogrammetrySession {
         /// Compute time the restored items took when they were made (wall seconds, estimated for
         /// images extracted in parallel), i.e. the time this run did not spend.
         public var savedSeconds: Double
+        /// Checkpoint files of this stage that were there but not used, and why (saved for other
+        /// photos or options, by another version, or damaged): the stage computed them again.
+        /// Nil when nothing was set aside.
+        public var setAside: String? = nil
 
         /// True when the whole stage came from the checkpoint.
         public var isRestored: Bool { totalItems > 0 && restoredItems == totalItems }

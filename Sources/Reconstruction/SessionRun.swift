@@ -157,11 +157,15 @@ final class SessionRun: @unchecked Sendable {
         // Features, image by image: each image's features are a checkpoint of their own.
         var known: [Int: ImageFeatures] = [:]
         var restoredSeconds = 0.0
+        var unreadable: [String: Int] = [:]
         if let store {
             for (i, key) in imageKeys.enumerated() {
-                if let saved = store.load(ImageFeatures.self, entry: Self.featuresEntry(key), fingerprint: key) {
-                    known[i] = saved.value
-                    restoredSeconds += saved.computeSeconds
+                let lookup = store.lookup(ImageFeatures.self, entry: Self.featuresEntry(key), fingerprint: key)
+                if case .found(let value, let seconds) = lookup {
+                    known[i] = value
+                    restoredSeconds += seconds
+                } else if let reason = lookup.setAsideReason {
+                    unreadable[reason, default: 0] += 1
                 }
             }
         }
@@ -170,12 +174,14 @@ final class SessionRun: @unchecked Sendable {
                 save(features, entry: Self.featuresEntry(imageKeys[i]), fingerprint: imageKeys[i], seconds: seconds)
             }
         }
-        store?.prune(folder: "features", keeping: Set(imageKeys.map { "\($0).ckpt" }))
+        let pruned = store?.prune(folder: "features", keeping: Set(imageKeys.map { "\($0).ckpt" })) ?? 0
         try throwCheckpointError()
         let parallel = Double(max(1, min(options.workers, known.count)))
         emit(.stageComplete(Session.StageReport(stage: .features, seconds: features.seconds, cpuSeconds: features.cpuSeconds,
                                                 restoredItems: known.count,
-                                                totalItems: sources.count, savedSeconds: restoredSeconds / parallel)))
+                                                totalItems: sources.count, savedSeconds: restoredSeconds / parallel,
+                                                setAside: Self.featuresSetAside(unreadable: unreadable, pruned: pruned,
+                                                                                restored: known.count))))
         seconds[.features] = features.seconds + restoredSeconds / parallel
         var invalid: [(index: Int, reason: String)] = []
         for (i, result) in features.value.images.enumerated() {
@@ -376,16 +382,32 @@ final class SessionRun: @unchecked Sendable {
     /// Returns the value and the wall seconds computing it took (then or now).
     private func checkpointedStage<T: CheckpointCodable>(_ stage: ProcessingStage, entry: String, key: Fingerprint,
                                                          _ body: (PoseEstimation.Control) throws -> T) throws -> (value: T, seconds: Double) {
-        if let saved = store?.load(T.self, entry: entry, fingerprint: key) {
-            try restoredStage(stage, items: 1, savedSeconds: saved.computeSeconds)
-            return (saved.value, saved.computeSeconds)
+        let lookup = store?.lookup(T.self, entry: entry, fingerprint: key) ?? .absent
+        if case .found(let value, let seconds) = lookup {
+            try restoredStage(stage, items: 1, savedSeconds: seconds)
+            return (value, seconds)
         }
         let computed = try self.stage(stage, body)
         save(computed.value, entry: entry, fingerprint: key, seconds: computed.seconds)
         try throwCheckpointError()
         emit(.stageComplete(Session.StageReport(stage: stage, seconds: computed.seconds, cpuSeconds: computed.cpuSeconds,
-                                                restoredItems: 0, totalItems: 1, savedSeconds: 0)))
+                                                restoredItems: 0, totalItems: 1, savedSeconds: 0,
+                                                setAside: lookup.setAsideReason.map { "\(entry): \($0)" })))
         return (computed.value, computed.seconds)
+    }
+
+    /// The note for feature files in the checkpoint that were not used: unreadable ones by reason,
+    /// and those of photos or options this run does not have (removed). Nil when there were none.
+    /// Removed files are worth a note only when nothing was restored: with some restored, they are
+    /// usually photos taken out of the folder, not a changed option.
+    static func featuresSetAside(unreadable: [String: Int], pruned: Int, restored: Int) -> String? {
+        var parts = unreadable.sorted { $0.key < $1.key }.map { reason, count in
+            "\(count) \(count == 1 ? "file" : "files"): \(reason)"
+        }
+        if pruned > 0, restored == 0 {
+            parts.append("\(pruned) \(pruned == 1 ? "file" : "files"): saved for other photos or options")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// Reports progress to every runnable request: the overall fraction (never decreasing) and the ETA.

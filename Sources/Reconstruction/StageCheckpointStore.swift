@@ -27,22 +27,54 @@ public final class StageCheckpointStore: Sendable {
     /// The file of `entry`, a relative path such as `matching.ckpt` or `features/<fingerprint>.ckpt`.
     public func url(of entry: String) -> URL { directory.appendingPathComponent(entry, isDirectory: false) }
 
+    /// What a checkpoint entry held when a stage looked for its saved result.
+    enum Lookup<T> {
+        /// The saved value and the seconds it took to compute.
+        case found(T, computeSeconds: Double)
+        /// No file.
+        case absent
+        /// A sound file saved for other inputs or options (another fingerprint).
+        case otherInputs
+        /// A checkpoint file of another format version (written by another release).
+        case otherVersion
+        /// A file that is not a checkpoint, is cut short, or whose payload fails its checksum.
+        case damaged
+
+        /// Why a file that was there is not used, worded for a note ("damaged"); nil when found or absent.
+        var setAsideReason: String? {
+            switch self {
+            case .found, .absent: nil
+            case .otherInputs: "saved for other photos or options"
+            case .otherVersion: "saved by another version of photogrammetry"
+            case .damaged: "damaged"
+            }
+        }
+    }
+
     /// A saved value, if its file exists, carries `fingerprint` and decodes; with the seconds it took to compute.
-    func load<T: CheckpointCodable>(_: T.Type, entry: String, fingerprint: Fingerprint) -> (value: T, computeSeconds: Double)? {
-        guard let data = try? Data(contentsOf: url(of: entry)) else { return nil }
+    func load<T: CheckpointCodable>(_ type: T.Type, entry: String, fingerprint: Fingerprint) -> (value: T, computeSeconds: Double)? {
+        if case .found(let value, let seconds) = lookup(type, entry: entry, fingerprint: fingerprint) { return (value, seconds) }
+        return nil
+    }
+
+    /// The saved value of `entry` under `fingerprint`, or why there is none.
+    func lookup<T: CheckpointCodable>(_: T.Type, entry: String, fingerprint: Fingerprint) -> Lookup<T> {
+        guard let data = try? Data(contentsOf: url(of: entry)) else { return .absent }
         var reader = CheckpointReader(data)
         do {
-            for byte in Self.magic where try reader.read(UInt8.self) != byte { return nil }
-            guard try reader.readString() == fingerprint.description else { return nil }
+            var magic: [UInt8] = []
+            for _ in Self.magic { magic.append(try reader.read(UInt8.self)) }
+            guard magic == Self.magic else { return magic.starts(with: Self.magic.dropLast(2)) ? .otherVersion : .damaged }
+            guard try reader.readString() == fingerprint.description else { return .otherInputs }
             let seconds = try reader.readDouble()
             let length = try reader.readCount()
             let checksum = try reader.readString()
-            guard length >= 0, length <= data.count, Self.checksum(data.suffix(length)) == checksum else { return nil }
+            guard length >= 0, length <= data.count, Self.checksum(data.suffix(length)) == checksum else { return .damaged }
             let value = try T(from: &reader)
-            guard reader.isAtEnd else { return nil }
-            return (value, seconds)
+            guard reader.isAtEnd else { return .damaged }
+            return .found(value, computeSeconds: seconds)
         } catch {
-            return nil
+            return .damaged
         }
     }
 
@@ -67,13 +99,14 @@ public final class StageCheckpointStore: Sendable {
         return digest.description
     }
 
-    /// Removes the files in `folder` (relative) whose names are not in `keeping`.
-    func prune(folder: String, keeping names: Set<String>) {
+    /// Removes the files in `folder` (relative) whose names are not in `keeping`; returns how many there were.
+    @discardableResult
+    func prune(folder: String, keeping names: Set<String>) -> Int {
         let url = directory.appendingPathComponent(folder, isDirectory: true)
-        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
-        for name in contents where !names.contains(name) && !name.hasPrefix(".") {
-            try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
-        }
+        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return 0 }
+        let stale = contents.filter { !names.contains($0) && !$0.hasPrefix(".") }
+        for name in stale { try? FileManager.default.removeItem(at: url.appendingPathComponent(name)) }
+        return stale.count
     }
 
     private func write(_ data: Data, to url: URL) throws {

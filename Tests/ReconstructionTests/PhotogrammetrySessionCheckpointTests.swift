@@ -125,6 +125,36 @@ final class PhotogrammetrySessionCheckpointTests: XCTestCase {
         XCTAssertEqual(editedReports[.mapping]?.restoredItems, 0)
         XCTAssertEqual(Self.poses(edited)?.posesBySample.count, n)
         XCTAssertEqual(features(in: checkpoint).count, n, "the stale entry is pruned")
+        XCTAssertEqual(againReports.values.compactMap(\.setAside), [], "nothing set aside when all is loaded")
+        XCTAssertNil(editedReports[.features]?.setAside, "a changed photo's old features are not worth a note")
+        XCTAssertEqual(editedReports[.matching]?.setAside, "matching.ckpt: saved for other photos or options")
+        XCTAssertEqual(editedReports[.mapping]?.setAside, "mapping.ckpt: saved for other photos or options")
+
+        // 5. Damaged files (bytes changed on disk) are named as such and computed again.
+        func damage(_ url: URL) throws {
+            var bytes = try Data(contentsOf: url)
+            bytes[bytes.count - 1] ^= 0xFF
+            try bytes.write(to: url)
+        }
+        try damage(checkpoint.appendingPathComponent("matching.ckpt"))
+        try damage(checkpoint.appendingPathComponent("features").appendingPathComponent(try XCTUnwrap(features(in: checkpoint).first)))
+        let (damaged, _) = try await run(samples, checkpoint: checkpoint)
+        let damagedReports = Self.reports(damaged)
+        XCTAssertEqual(damagedReports[.features]?.restoredItems, n - 1)
+        XCTAssertEqual(damagedReports[.features]?.setAside, "1 file: damaged")
+        XCTAssertEqual(damagedReports[.matching]?.setAside, "matching.ckpt: damaged")
+        XCTAssertEqual(damagedReports[.mapping]?.restoredItems, 1, "the same matches map to the saved scene")
+        assertSamePoses(Self.poses(damaged), Self.poses(edited), "damaged files computed again give the same result")
+
+        // 6. Other options: none of the saved features fit, and the note says why.
+        var configuration = Session.Configuration()
+        configuration.checkpointDirectory = checkpoint
+        configuration.featureSensitivity = .high
+        let session = try Session(input: samples, configuration: configuration)
+        try session.process(requests: [.poses])
+        let otherReports = Self.reports(await SessionRecording.collect(session) { _ in })
+        XCTAssertEqual(otherReports[.features]?.restoredItems, 0)
+        XCTAssertEqual(otherReports[.features]?.setAside, "\(n) files: saved for other photos or options")
     }
 
     /// Without a checkpoint directory, a second `process` call on the same session reuses the pose
