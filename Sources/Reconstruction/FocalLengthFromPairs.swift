@@ -31,64 +31,108 @@ public enum FocalLengthFromPairs {
         /// courtyard 0.012 and 0.074 / 0.042, fountain-P11 0.008 and 0.028 / 0.023; a 200-view orbit,
         /// whose optical axes meet, 0.016 and 0.018 / 0.017.)
         public var minRise = 0.005
+        /// An EXIF focal length is set aside when the pairs' best focal length is more than this
+        /// many times larger or smaller and fits them clearly better (`minContrast`, `minRise`):
+        /// a photo cropped after it was taken keeps its camera's EXIF, and a tag can be wrong. Its
+        /// photos then start from the pairs' focal length and are self-calibrated. Smaller
+        /// disagreements are left to bundle adjustment, which recovers a focal length 1.5 times
+        /// off (fountain-P11 cropped to 2048 × 1366 with the uncropped camera's 35 mm tag:
+        /// 2759.5 px found, 2759.48 px true). Without this check, a 500 mm tag on fountain-P11
+        /// at 1536 × 1024 registered every photo at 19 777 px with k1 = 115 (errors of 2 m).
+        public var maxExifDisagreement = 2.0
         public init() {}
     }
 
     /// The inputs, with the focal length of each camera group that starts from the default guess
-    /// replaced by the estimate from its pairs where there is a reliable one; and the geometries,
-    /// with those groups' pairs verified again by `verifier` with essential matrices at the new
-    /// focal length (pairs that no longer pass are dropped).
+    /// replaced by the estimate from its pairs where there is a reliable one, and each EXIF group
+    /// whose focal length its pairs clearly contradict (`exifContradicted`) turned into a
+    /// self-calibrated group starting from theirs; and the geometries, with those groups' pairs
+    /// verified again by `verifier` with essential matrices at the new focal length (pairs that
+    /// no longer pass are dropped).
     public static func refineGuesses(_ inputs: [IncrementalMapper.ImageInput], geometries: [TwoViewGeometry],
                                      verifier: PairVerifier, workers: Int = 1, options: Options = Options())
         -> (inputs: [IncrementalMapper.ImageInput], geometries: [TwoViewGeometry])
     {
         var out = inputs
-        var estimated: Set<Int> = []
-        let groups = Set(inputs.filter { $0.intrinsicsSource == .defaultGuess }.map(\.cameraGroup))
+        var estimated: Set<Int> = [], setAside: Set<Int> = []
+        let groups = Set(inputs.filter { $0.intrinsicsSource == .defaultGuess || $0.intrinsicsSource == .exif }.map(\.cameraGroup))
         for group in groups.sorted() {
             let pairs = geometries
                 .filter { inputs[$0.pair.first].cameraGroup == group && inputs[$0.pair.second].cameraGroup == group }
                 .filter { $0.inlierCount >= options.minInliers }
                 .sorted { $0.inlierCount > $1.inlierCount }
                 .prefix(options.maxPairs)
+            guard pairs.count >= options.minPairs else { continue }
             let fundamentals = pairs.compactMap { fundamental(of: $0, inputs: inputs, options: options) }
-            let intrinsics = inputs.first { $0.cameraGroup == group }!.intrinsics
-            guard let focal = estimate(fundamentals: fundamentals, intrinsics: intrinsics, options: options) else { continue }
+            let first = inputs.first { $0.cameraGroup == group }!
+            let isExif = first.intrinsicsSource == .exif
+            guard let focal = isExif ? exifContradicted(fundamentals: fundamentals, intrinsics: first.intrinsics, options: options)
+                                     : estimate(fundamentals: fundamentals, intrinsics: first.intrinsics, options: options)
+            else { continue }
+            if isExif { setAside.insert(group) }
             for i in out.indices where out[i].cameraGroup == group {
                 out[i].intrinsics.fx = focal
                 out[i].intrinsics.fy = focal
+                out[i].intrinsicsSource = .defaultGuess
             }
             estimated.insert(group)
         }
         guard !estimated.isEmpty else { return (inputs, geometries) }
-        let refined = out, groupsRefined = estimated
+        let refined = out, groupsRefined = estimated, groupsSetAside = setAside
         let verified = parallelMap(geometries.count, workers: workers) { k -> TwoViewGeometry? in
             let g = geometries[k]
             let a = refined[g.pair.first], b = refined[g.pair.second]
-            guard groupsRefined.contains(a.cameraGroup), groupsRefined.contains(b.cameraGroup) else { return g }
+            // A pair verified with an essential matrix at a focal length now set aside carries a
+            // pose made with it (the other photo's focal length is known: it was verified so).
+            let calibratedBefore = inputs[g.pair.first].intrinsicsSource != .defaultGuess
+                && inputs[g.pair.second].intrinsicsSource != .defaultGuess
+            let madeWithSetAside = calibratedBefore
+                && (groupsSetAside.contains(a.cameraGroup) || groupsSetAside.contains(b.cameraGroup))
+            guard madeWithSetAside || (groupsRefined.contains(a.cameraGroup) && groupsRefined.contains(b.cameraGroup)) else { return g }
             return verifier.verifyCalibrated(g, features1: a.features, features2: b.features,
                                              intrinsics1: a.intrinsics, intrinsics2: b.intrinsics)
         }
         return (out, verified.compactMap { $0 })
     }
 
-    /// The focal length that best explains `fundamentals` (pixel coordinates, x2ᵀ F x1 = 0) with
-    /// the principal point of `intrinsics`; nil with too few pairs or no clear minimum.
-    public static func estimate(fundamentals: [Matrix3], intrinsics: CameraIntrinsics, options: Options = Options()) -> Double? {
-        guard fundamentals.count >= options.minPairs else { return nil }
+    /// The pairs' best focal length when it contradicts the EXIF focal length of `intrinsics`:
+    /// more than `maxExifDisagreement` times larger or smaller, a minimum inside the search range,
+    /// and a clearly better fit than the EXIF one (by `minContrast` and `minRise`). Nil otherwise,
+    /// and with too few pairs. A flat criterion (an orbit's meeting optical axes) never contradicts.
+    public static func exifContradicted(fundamentals: [Matrix3], intrinsics: CameraIntrinsics, options: Options = Options()) -> Double? {
+        guard fundamentals.count >= options.minPairs, let (focal, minimum) = bestFocal(fundamentals, intrinsics, options) else { return nil }
+        let exif = intrinsics.meanFocalLength, ratio = focal / exif
+        guard max(ratio, 1 / ratio) > options.maxExifDisagreement else { return nil }
+        let atExif = cost(fundamentals, focal: exif, intrinsics: intrinsics)
+        guard atExif >= options.minContrast * minimum, atExif - minimum >= options.minRise else { return nil }
+        return focal
+    }
+
+    /// The median criterion over `fundamentals` at focal length `focal`.
+    static func cost(_ fundamentals: [Matrix3], focal: Double, intrinsics: CameraIntrinsics) -> Double {
+        Statistics.median(fundamentals.map { criterion($0, focal: focal, cx: intrinsics.cx, cy: intrinsics.cy) })
+    }
+
+    /// The focal length in the search range with the lowest criterion, and that criterion; nil when
+    /// the lowest is at an end of the range (no minimum inside it).
+    static func bestFocal(_ fundamentals: [Matrix3], _ intrinsics: CameraIntrinsics, _ options: Options) -> (Double, Double)? {
         let side = Double(max(intrinsics.width, intrinsics.height))
-        func cost(_ f: Double) -> Double {
-            Statistics.median(fundamentals.map { criterion($0, focal: f, cx: intrinsics.cx, cy: intrinsics.cy) })
-        }
         // A log-spaced grid, then a finer one around its best point.
         let steps = 120
         let low = log(options.searchRange.lowerBound * side), high = log(options.searchRange.upperBound * side)
         let grid = (0...steps).map { exp(low + (high - low) * Double($0) / Double(steps)) }
-        let costs = grid.map(cost)
+        let costs = grid.map { cost(fundamentals, focal: $0, intrinsics: intrinsics) }
         let best = costs.indices.min { costs[$0] < costs[$1] }!
-        guard best > 0, best < steps else { return nil }  // at the edge: no minimum inside the range
+        guard best > 0, best < steps else { return nil }
         let fine = (0...20).map { grid[best - 1] * pow(grid[best + 1] / grid[best - 1], Double($0) / 20) }
-        let (focal, minimum) = fine.map { ($0, cost($0)) }.min { $0.1 < $1.1 }!
+        return fine.map { ($0, cost(fundamentals, focal: $0, intrinsics: intrinsics)) }.min { $0.1 < $1.1 }!
+    }
+
+    /// The focal length that best explains `fundamentals` (pixel coordinates, x2ᵀ F x1 = 0) with
+    /// the principal point of `intrinsics`; nil with too few pairs or no clear minimum.
+    public static func estimate(fundamentals: [Matrix3], intrinsics: CameraIntrinsics, options: Options = Options()) -> Double? {
+        guard fundamentals.count >= options.minPairs, let (focal, minimum) = bestFocal(fundamentals, intrinsics, options) else { return nil }
+        func cost(_ f: Double) -> Double { Self.cost(fundamentals, focal: f, intrinsics: intrinsics) }
         for neighbour in [cost(focal * 1.5), cost(focal / 1.5)] {
             guard neighbour >= options.minContrast * minimum, neighbour - minimum >= options.minRise else { return nil }
         }

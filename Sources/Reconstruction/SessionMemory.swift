@@ -43,4 +43,6 @@ struct PoseStagesResult: Sendable {
     var downsampled: Bool
     /// Wall seconds each pose stage took when it was computed (or restored).
     var stageSeconds: [ProcessingStage: Double]
+    /// The warning when photos' EXIF focal length was set aside (`PoseEstimation.exifSetAsideWarning`).
+    var exifSetAside: String?
 }

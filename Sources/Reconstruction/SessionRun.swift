@@ -219,7 +219,8 @@ final class SessionRun: @unchecked Sendable {
         let report = estimation.report(sources: sources, features: features.value, matching: matching.value,
                                        mapping: mapping.value, stageSeconds: [:])
         return PoseStagesResult(report: report, mappingKey: mappingKey, invalidSamples: invalid, downsampled: downsampled,
-                                stageSeconds: seconds)
+                                stageSeconds: seconds,
+                                exifSetAside: PoseEstimation.exifSetAsideWarning(sources: sources, scene: report.scene))
     }
 
     /// The pose stages of an earlier `process` call on the same inputs, reported as restored in
@@ -247,7 +248,7 @@ final class SessionRun: @unchecked Sendable {
     private func deliverPoseResults(_ result: PoseStagesResult) {
         let report = result.report, scene = report.scene
         let invalid = Set(result.invalidSamples.map(\.index))
-        if let warning = scene.exifFocalWarning { emit(.inputWarning(warning)) }
+        for warning in [result.exifSetAside, scene.exifFocalWarning].compactMap({ $0 }) { emit(.inputWarning(warning)) }
         var skipped = false
         for (i, image) in scene.images.enumerated() where !image.isRegistered && !invalid.contains(i) {
             emit(.skippedSample(id: samples[i].id))

@@ -77,6 +77,33 @@ final class StrechaPosesTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0, "pycolmap check failed:\n\(text)")
     }
 
+    /// A 35 mm tag of 500 mm on photos taken at 32 mm (an EXIF focal length 15 times too long):
+    /// the pairs contradict it, it is set aside with a warning, and the photos are self-calibrated.
+    /// Before, every photo registered at a focal length near the tag's with a huge k1 and errors of
+    /// metres, without a warning.
+    func testAnEXIFFocalLengthFarOffIsSetAsideAndSelfCalibrated() throws {
+        let sceneURL = Self.strecha.appendingPathComponent("Herz-Jesus-P8")
+        guard FileManager.default.fileExists(atPath: sceneURL.path) else {
+            throw XCTSkip("shared dataset absent: \(sceneURL.path) (expected ../shared beside the repository)")
+        }
+        let imagesURL = sceneURL.appendingPathComponent("images")
+        let sources = try ImageFolder.listImages(in: imagesURL).map {
+            ImageSource(name: $0.lastPathComponent, url: $0, prior: .focalLength35mmEquivalent(millimetres: 500))
+        }
+        let report = try PoseEstimation().run(sources)
+        XCTAssertEqual(report.scene.registeredCount, sources.count, "every photo registered")
+        XCTAssertTrue(report.scene.images.allSatisfy { $0.intrinsicsSource == .defaultGuess }, "the EXIF focal length is set aside")
+        let focal = try XCTUnwrap(report.scene.images.first?.intrinsics.fx)
+        XCTAssertEqual(focal, 2759.48, accuracy: 30, "self-calibrated near the true focal length")
+        let warning = try XCTUnwrap(PoseEstimation.exifSetAsideWarning(sources: sources, scene: report.scene))
+        XCTAssertTrue(warning.hasPrefix("the EXIF focal length of 8 photos (0000.jpg, …) ("), warning)
+        let accuracy = try PoseAccuracyReport.evaluate(estimated: report.scene.namedPoses,
+                                                       groundTruth: try StrechaGroundTruth.load(sceneDirectory: sceneURL))
+        print(String(format: "Herz-Jesus-P8, 500 mm EXIF: focal %.1f px, position median %.2f mm max %.2f mm",
+                     focal, accuracy.medianPositionError * 1000, accuracy.maxPositionError * 1000))
+        XCTAssertLessThan(accuracy.medianPositionError, 0.02, "self-calibrated accuracy (about 9 mm), not metres")
+    }
+
     func testFountainP11PosesMeetTheBestPeerMedian() throws {
         try reconstruct(scene: "fountain-P11", maxMedianPositionErrorMetres: 0.0024)
     }

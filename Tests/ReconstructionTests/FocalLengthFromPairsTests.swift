@@ -44,6 +44,49 @@ final class FocalLengthFromPairsTests: XCTestCase {
         XCTAssertNil(FocalLengthFromPairs.estimate(fundamentals: pairs, intrinsics: intrinsics))
     }
 
+    func generalPairs() -> [Matrix3] {
+        var rng = SplitMix64(seed: 41)
+        return (0..<12).map { _ in
+            fundamental(rotation: UnitQuaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
+                                                 angleRadians: rng.uniform(0.1, 0.5)).matrix,
+                        translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()).normalized)
+        }
+    }
+
+    /// An EXIF focal length more than twice off is contradicted (the pairs' focal length is
+    /// returned); one within a factor of two is left to bundle adjustment, and a right one stands.
+    func testAnEXIFFocalLengthIsContradictedOnlyWhenFarOff() throws {
+        let pairs = generalPairs()
+        func exif(_ focal: Double) -> CameraIntrinsics {
+            CameraIntrinsics(width: 800, height: 600, fx: focal, fy: focal, cx: 400, cy: 300)
+        }
+        for wrong in [trueFocal * 15, trueFocal * 2.5, trueFocal / 2.5] {
+            let found = try XCTUnwrap(FocalLengthFromPairs.exifContradicted(fundamentals: pairs, intrinsics: exif(wrong)), "\(wrong)")
+            XCTAssertEqual(found, trueFocal, accuracy: 0.01 * trueFocal)
+        }
+        for close in [trueFocal, trueFocal * 1.5, trueFocal / 1.8] {
+            XCTAssertNil(FocalLengthFromPairs.exifContradicted(fundamentals: pairs, intrinsics: exif(close)), "\(close)")
+        }
+        XCTAssertNil(FocalLengthFromPairs.exifContradicted(fundamentals: Array(pairs.prefix(4)), intrinsics: exif(trueFocal * 15)),
+                     "too few pairs to contradict anything")
+    }
+
+    /// On an orbit the criterion is flat: nothing contradicts an EXIF focal length, however far off.
+    func testAnOrbitNeverContradictsEXIF() {
+        let views = (0..<12).map { i -> RigidTransform in
+            let angle = Double(i) * 0.3
+            return SyntheticScene.lookAt(centre: Vector3(3 * sin(angle), 0, -3 * cos(angle)), target: Vector3(0, 0, 0))
+        }
+        let pairs = (1..<views.count).map { i -> Matrix3 in
+            let r = views[i].rotation * views[i - 1].rotation.transposed
+            return fundamental(rotation: r, translation: views[i].translation - r * views[i - 1].translation)
+        }
+        for focal in [trueFocal / 2.5, trueFocal * 3] {
+            let exif = CameraIntrinsics(width: 800, height: 600, fx: focal, fy: focal, cx: 400, cy: 300)
+            XCTAssertNil(FocalLengthFromPairs.exifContradicted(fundamentals: pairs, intrinsics: exif), "\(focal)")
+        }
+    }
+
     func testTooFewPairsGiveNoEstimate() {
         let pair = fundamental(rotation: UnitQuaternion(axis: Vector3(0, 1, 0), angleRadians: 0.3).matrix,
                                translation: Vector3(1, 0.2, 0.1).normalized)
