@@ -7,11 +7,15 @@ extension CaptureSamples {
         var name: String
         var size: ImageDimensions?
         var exif: ExifCameraInfo?
+        /// Whether the file starts as an image does (`ImageSignature`): an empty or text file does
+        /// not, and is reported when it fails to decode, not counted among photos without a mask.
+        var isImage: Bool
 
         init(url: URL) {
             name = url.lastPathComponent
             size = ImageDimensions.read(contentsOf: url)
             exif = ExifReader.read(contentsOf: url)
+            isImage = ImageSignature.isImage(contentsOf: url)
         }
     }
 

@@ -81,7 +81,9 @@ public struct CaptureSamples: Sendable {
             return sample
         }
         var warnings = [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
-        let usable = samples.indices.filter { samples[$0].rejection == nil }
+        // Files that are not images at all fail to decode later, with their reason; they are not
+        // photos without a mask.
+        let usable = samples.indices.filter { samples[$0].rejection == nil && headers[$0].isImage }
         let maskRejections = try MaskSidecars.checkRead(usable.map { (samples[$0].name, headers[$0].size, samples[$0].objectMask, maskFacts[$0]) },
                                                         in: imagesDirectory, warnings: &warnings)
         for i in usable { if let reason = maskRejections[samples[i].name] { (samples[i].rejection, samples[i].objectMask) = (reason, nil) } }

@@ -375,6 +375,23 @@ final class CaptureSamplesTests: XCTestCase {
         let unmasked = try CaptureSamples.read(imagesDirectory: self.folder, objectMasks: false)
         XCTAssertEqual(unmasked.samples.compactMap(\.rejection), [])
         XCTAssertFalse(unmasked.warnings.contains { $0.contains("object mask") }, "\(unmasked.warnings)")
+
+        // Files that are not images (empty, text named .jpg) are not photos without a mask: they
+        // are reported when they fail to decode.
+        try write(Data(), "e.jpg")
+        try write(Data("not a photo".utf8), "f.jpg")
+        let withJunk = try CaptureSamples.read(imagesDirectory: self.folder)
+        XCTAssertTrue(withJunk.warnings.contains { $0.hasPrefix("1 of 4 photos have no object mask (e.g. d.png)") }, "\(withJunk.warnings)")
+    }
+
+    func testImageSignaturesAreRecognisedAndJunkIsNot() {
+        XCTAssertTrue(ImageSignature.isImage(header: [0xFF, 0xD8, 0xFF, 0xE0]))
+        XCTAssertTrue(ImageSignature.isImage(header: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A]))
+        XCTAssertTrue(ImageSignature.isImage(header: [0, 0, 0, 24] + Array("ftypheic".utf8)))
+        XCTAssertTrue(ImageSignature.isImage(header: Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBP".utf8)))
+        XCTAssertFalse(ImageSignature.isImage(header: []))
+        XCTAssertFalse(ImageSignature.isImage(header: Array("not a photo".utf8)))
+        XCTAssertFalse(ImageSignature.isImage(header: Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WAVE".utf8)))
     }
 
     /// A mask is checked as decoded, then kept subsampled: an object thinner than the step is
