@@ -145,6 +145,10 @@ public struct ETAEstimator: Sendable {
             measuredWeight += currentWeight * currentFraction
         }
         guard measuredWeight > 1e-3, measuredSeconds > 0 else { return nil }
+        // With no stage computed yet (the first, or every earlier one restored from a checkpoint),
+        // the running stage's first moments are all there is: a resumed run's dense stage
+        // reported at 0.1 % a few milliseconds in said "0 s left" with 44 s to go.
+        guard !finishedSeconds.isEmpty || currentFraction >= minimumStageFraction else { return nil }
         let secondsPerWeight = measuredSeconds / measuredWeight
         var remaining = 0.0
         if current != nil {

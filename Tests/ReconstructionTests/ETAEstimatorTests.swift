@@ -45,6 +45,8 @@ final class ETAEstimatorTests: XCTestCase {
         eta.finish(.features, at: 0.01, restored: true)
         XCTAssertEqual(eta.overallFraction, 0.25, accuracy: 1e-12)
         XCTAssertNil(eta.update(.matching, fraction: 0, at: 0.01), "a restored stage says nothing about speed")
+        XCTAssertNil(eta.update(.matching, fraction: 0.001, at: 0.012),
+                     "nor do the first moments of the next: 2 ms for 0.1 % would say 2 s for 30 s of work")
         XCTAssertEqual(try XCTUnwrap(eta.update(.matching, fraction: 0.5, at: 15.01)), 15, accuracy: 1e-9)
     }
 
