@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ReconstructionCore
 
 /// NodeODM's task API over a `TaskStore`:
 ///
@@ -17,7 +18,7 @@ public struct NodeODMRoutes: Sendable {
     /// The NodeODM API level implemented (PyODM uses chunked uploads from 1.4.0 on).
     public static let apiVersion = "1.5.3"
     public static let engine = "photogrammetry"
-    public static let engineVersion = "0.1.0"
+    public static let engineVersion = PhotogrammetryVersion.string
 
     public init(store: TaskStore, workers: Int) {
         self.store = store

@@ -31,13 +31,20 @@ public struct DepthSidecar: Sendable {
     /// without depth. A confidence map that cannot be used leaves the depth unweighted
     /// (`confidenceProblem`).
     public static func load(besides photo: URL, photoWidth: Int, photoHeight: Int) throws(DepthSidecarError) -> DepthSidecar? {
+        guard let file = file(besides: photo) else { return nil }
         let stem = photo.deletingPathExtension().lastPathComponent
         let folder = photo.deletingLastPathComponent()
-        let candidates = ["png", "tif", "tiff"].map { folder.appendingPathComponent("\(stem)\(depthSuffix).\($0)") }
-        guard let file = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
         let confidenceFile = folder.appendingPathComponent("\(stem)\(confidenceSuffix).png")
         return try load(depth: file, confidence: FileManager.default.fileExists(atPath: confidenceFile.path) ? confidenceFile : nil,
                         photoWidth: photoWidth, photoHeight: photoHeight)
+    }
+
+    /// The depth sidecar file of `photo` (`NAME_depth.png`, `.tif` or `.tiff` beside it), nil when there is none.
+    public static func file(besides photo: URL) -> URL? {
+        let stem = photo.deletingPathExtension().lastPathComponent
+        let folder = photo.deletingLastPathComponent()
+        return ["png", "tif", "tiff"].map { folder.appendingPathComponent("\(stem)\(depthSuffix).\($0)") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// The depth at `file` with the confidence map at `confidenceFile`, checked against a photo of

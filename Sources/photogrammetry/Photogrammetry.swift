@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReconstructionCore
 
 @main
 struct Photogrammetry: AsyncParsableCommand {
@@ -12,6 +13,7 @@ struct Photogrammetry: AsyncParsableCommand {
             is (0.5, 0.5). poses.json stores camera-to-world poses; COLMAP's images.txt stores \
             world-to-camera; transforms.json uses nerfstudio's OpenGL camera axes (x right, y up, z back).
             """,
+        version: PhotogrammetryVersion.string,
         subcommands: [PosesCommand.self, EvaluatePosesCommand.self, RegressionCommand.self, SynthCommand.self, SynthFramesCommand.self, CaptureCommand.self, ScalingCommand.self, ReconstructCommand.self, EvaluateCommand.self,
                       BatchCommand.self, JobsCommand.self, ServeCommand.self]
     )

@@ -180,6 +180,13 @@ struct ReconstructCommand: AsyncParsableCommand {
         if !isKeyframeFolder, let note = PhotoFolder.unreadSubfolders(imagesURL) { reporter.note(note) }
         if !isKeyframeFolder, poses == nil, let note = PhotoFolder.unusedKFile(imagesURL, intrinsicsGiven: known.isGiven) { reporter.note(note) }
         let stereoSize = try resolvedStereoImageSize()
+        // Without stereo only depth sidecars give depth (a keyframe folder has its own, LiDAR clouds
+        // need --poses): found missing before any work, not after the poses.
+        if noStereo, !isKeyframeFolder, lidarPoints.isEmpty,
+           !(try ImageFolder.listImages(in: imagesURL)).contains(where: { DepthSidecar.file(besides: $0) != nil }) {
+            throw CommandFailure("--no-stereo: no photo in \(imagesURL.path) has a depth sidecar (NAME\(DepthSidecar.depthSuffix).png), so "
+                                 + "there would be no depth to fuse; leave out --no-stereo to compute depth from the photos")
+        }
 
         let scene: SparseScene
         var frameDepth: [String: DepthSidecar] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import ReconstructionCore
 import XCTest
 
 /// The CLI as a user runs it: exit codes and messages.
@@ -168,6 +169,22 @@ final class CommandLineTests: XCTestCase {
             XCTAssertFalse(result.output.contains("Usage: photogrammetry <subcommand>"), result.output)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("f").path), "nothing half-written")
+    }
+
+    /// Without stereo only depth sidecars give depth: a folder with none fails before the poses.
+    func testNoStereoWithoutDepthSidecarsFailsBeforeAnyWork() throws {
+        let dir = try makeFolder()
+        try Data("not a JPEG".utf8).write(to: dir.appendingPathComponent("a.jpg"))
+        let result = try run(["reconstruct", dir.path, "-o", dir.appendingPathComponent("m.ply").path, "--no-stereo"])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("--no-stereo: no photo in \(dir.path) has a depth sidecar (NAME_depth.png)"), result.output)
+        XCTAssertFalse(result.output.contains("estimating poses"), result.output)
+    }
+
+    func testVersionIsPrinted() throws {
+        let result = try run(["--version"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.output.trimmingCharacters(in: .whitespacesAndNewlines), PhotogrammetryVersion.string)
     }
 
     func testAnEmptyJobsFileSaysItHoldsNone() throws {
