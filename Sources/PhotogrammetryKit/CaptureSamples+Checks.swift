@@ -25,6 +25,22 @@ extension CaptureSamples {
         var warnings: [String] = []
     }
 
+    /// The note for photos whose EXIF gives a focal length in millimetres but nothing to turn it
+    /// into pixels (no 35 mm equivalent, no focal-plane resolution): they are self-calibrated,
+    /// which their `"source": "default"` in poses.json would not explain. Nil when there are none.
+    static func unconvertibleFocalNote(_ photos: [PhotoHeader]) -> String? {
+        let unconvertible = photos.filter { photo in
+            guard let exif = photo.exif, let mm = exif.focalLengthMillimetres, mm > 0 else { return false }
+            if case .unknown = CaptureSources.prior(exif: exif, given: nil) { return true }
+            return false
+        }
+        guard let first = unconvertible.first, let mm = first.exif?.focalLengthMillimetres else { return nil }
+        return "\(count(unconvertible.count, "photo")) (e.g. \(first.name): \(String(format: "%g", mm)) mm) "
+            + "\(unconvertible.count == 1 ? "gives" : "give") a focal length in millimetres but no 35 mm equivalent or sensor "
+            + "resolution to turn it into pixels: the focal length is estimated from the photos instead (self-calibration); "
+            + "give --intrinsics if you know it"
+    }
+
     /// The warning for photos in `directory` whose names are not valid UTF-8, nil when there are none.
     static func nameWarning(in directory: URL) -> String? {
         let names = ImageFolder.namesNotInUTF8(in: directory)

@@ -80,6 +80,7 @@ public struct CaptureSamples: Sendable {
             }
             return sample
         }
+        if given == nil, let note = unconvertibleFocalNote(headers) { notes.append(note) }
         var warnings = [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
         // Files that are not images at all fail to decode later, with their reason; they are not
         // photos without a mask.

@@ -155,6 +155,21 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertTrue(read.warnings[0].hasPrefix("1 photo (turned.jpg) is tagged in EXIF to be shown turned"), read.warnings[0])
     }
 
+    /// A focal length in millimetres with nothing to turn it into pixels is noted (the photos are
+    /// self-calibrated); with a known K it does not matter, and the note is not given.
+    func testAFocalLengthInMillimetresAloneIsNoted() throws {
+        let jpeg = try ImageCodec.encode(Self.noise(seed: 3), as: .jpeg(quality: 90))
+        try write(ExifFixture.withFocalLengthOnly(millimetres: 20.39, jpeg), "a.jpg")
+        try write(ExifFixture.withFocalLengthOnly(millimetres: 20.39, jpeg), "b.jpg")
+        try write(ExifFixture.withFocalPlane(focalMillimetres: 20, pixelsPerMillimetre: 100, cameraWidth: 96, cameraHeight: 64, jpeg), "c.jpg")
+        let read = try CaptureSamples.read(imagesDirectory: folder)
+        XCTAssertEqual(read.samples.map(\.intrinsics), [.unknown, .unknown, .focalLengthAtCameraSize(pixels: 2000, cameraWidth: 96, cameraHeight: 64)])
+        XCTAssertTrue(read.notes.contains { $0.hasPrefix("2 photos (e.g. a.jpg: 20.39 mm) give a focal length in millimetres but no 35 mm") },
+                      "\(read.notes)")
+        let given = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 100, fy: 100, cx: 48, cy: 32))
+        XCTAssertFalse(given.notes.contains { $0.contains("millimetres") }, "\(given.notes)")
+    }
+
     /// A photo stored mirrored (a front camera's, tagged 2, 4, 5 or 7) has no camera pose: it is
     /// rejected, named, with what to do; photos only turned stay in, with the warning.
     func testPhotosStoredMirroredAreRejectedWithTheReason() throws {

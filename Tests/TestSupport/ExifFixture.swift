@@ -30,6 +30,24 @@ public enum ExifFixture {
         tiff += le(0, 4)
         tiff += le(UInt32((focalMillimetres * 1000).rounded()), 4) + le(1000, 4)
         tiff += le(UInt32((pixelsPerMillimetre * 1000).rounded()), 4) + le(1000, 4)
+        return inserting(tiff, into: jpeg)
+    }
+
+    /// `jpeg` with an EXIF block holding only the focal length in millimetres (no 35 mm
+    /// equivalent, no focal-plane resolution: nothing to turn it into pixels).
+    public static func withFocalLengthOnly(millimetres: Double, _ jpeg: Data) -> Data {
+        func le(_ value: UInt32, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
+        // Header (8), IFD0 at 8 with the Exif IFD pointer (2 + 12 + 4), the Exif IFD at 26 with one
+        // entry (2 + 12 + 4), then its rational at 44.
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0] + le(8, 4)
+        tiff += le(1, 2) + le(0x8769, 2) + le(4, 2) + le(1, 4) + le(26, 4) + le(0, 4)
+        tiff += le(1, 2) + le(0x920A, 2) + le(5, 2) + le(1, 4) + le(44, 4) + le(0, 4)
+        tiff += le(UInt32((millimetres * 1000).rounded()), 4) + le(1000, 4)
+        return inserting(tiff, into: jpeg)
+    }
+
+    /// `jpeg` with `tiff` as its EXIF (APP1) segment, after the SOI marker.
+    static func inserting(_ tiff: [UInt8], into jpeg: Data) -> Data {
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         return Data(jpeg.prefix(2)) + Data(segment) + Data(jpeg.dropFirst(2))
