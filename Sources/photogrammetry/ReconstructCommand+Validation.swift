@@ -31,7 +31,12 @@ extension ReconstructCommand {
             do { _ = try ModelExporter.format(for: URL(fileURLWithPath: output)) } catch {
                 throw ValidationError("\(error); or .ply for the dense mesh alone")
             }
-            do { _ = try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch { throw CommandFailure("\(error)") }
+            // A folder that does not exist yet is created when the run starts (checkOutputs checks
+            // that it can be), as for every other output.
+            let parent = URL(fileURLWithPath: output).deletingLastPathComponent()
+            if FileManager.default.fileExists(atPath: parent.path) {
+                do { _ = try ModelExporter.validateOutputPath(URL(fileURLWithPath: output)) } catch { throw CommandFailure("\(error)") }
+            }
             let (level, custom) = try detailOptions.resolved()
             if level == .custom, let problem = try ModelExporter.format(for: URL(fileURLWithPath: output)).problem(carrying: custom.outputTextureMaps) {
                 throw ValidationError("--maps: \(problem)")

@@ -187,6 +187,12 @@ struct ReconstructCommand: AsyncParsableCommand {
             throw CommandFailure("--no-stereo: no photo in \(imagesURL.path) has a depth sidecar (NAME\(DepthSidecar.depthSuffix).png), so "
                                  + "there would be no depth to fuse; leave out --no-stereo to compute depth from the photos")
         }
+        // The model's folder, once the input is known to hold photos (validate checked that it can be made), so `-o new/model.usdz` works
+        // as `--mesh new/mesh.ply` does.
+        let outputParent = URL(fileURLWithPath: output).deletingLastPathComponent()
+        do { try FileManager.default.createDirectory(at: outputParent, withIntermediateDirectories: true) } catch {
+            throw CommandFailure("-o \(output): cannot create \(outputParent.path): \(error.localizedDescription)")
+        }
 
         let scene: SparseScene
         var frameDepth: [String: DepthSidecar] = [:]

@@ -20,7 +20,6 @@ final class ModelRequestValidationTests: XCTestCase {
             (["-o", model, "--detail", "custom", "--maps", "diffuse,sparkle"], "unknown texture map 'sparkle'"),
             (["-o", model, "--detail", "custom", "--texture-format", "jpeg", "--jpeg-quality", "1.5"], "quality"),
             (["-o", model, "--texture-size", "2048"], "need --detail custom"),
-            (["-o", folder.appendingPathComponent("missing/model.usdz").path], "does not exist"),
             (["-o", file.appendingPathComponent("model.usdz").path], "a-file"),
             (["-o", folder.appendingPathComponent("model.stl").path], "unknown model format \".stl\""),
             (["-o", folder.appendingPathComponent("model.fbx").path], "or .ply for the dense mesh alone"),
@@ -35,7 +34,7 @@ final class ModelRequestValidationTests: XCTestCase {
             (["-o", "/proc/model.glb"], "cannot create files in /proc"),
         ]
         // A path that cannot be written is not a usage mistake: exit 1, without the usage lines.
-        let pathProblems = Set(cases.suffix(5).map(\.message) + ["does not exist", "a-file"])
+        let pathProblems = Set(cases.suffix(5).map(\.message) + ["a-file"])
         for (arguments, message) in cases {
             let result = try CLIRunner.run(["reconstruct", folder.path] + arguments)
             XCTAssertEqual(result.status, pathProblems.contains(message) ? 1 : 64, "\(arguments): \(result.output)")
@@ -43,5 +42,13 @@ final class ModelRequestValidationTests: XCTestCase {
             XCTAssertTrue(result.output.contains(message), "\(arguments): \(result.output)")
             XCTAssertFalse(result.output.contains("estimating poses"), "no work starts for \(arguments)")
         }
+        // A model's folder that does not exist yet is made, as other outputs' are, once there are
+        // photos to work on: here there are none, so it is not made.
+        let missing = folder.appendingPathComponent("missing")
+        let result = try CLIRunner.run(["reconstruct", folder.path, "-o", missing.appendingPathComponent("model.usdz").path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertFalse(result.output.contains("does not exist"), result.output)
+        XCTAssertTrue(result.output.contains("no photos"), result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "nothing made for a run that cannot start")
     }
 }
