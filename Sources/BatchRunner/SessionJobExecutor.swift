@@ -73,7 +73,7 @@ public struct SessionJobExecutor: JobExecutor {
                         report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
                     }
                     if let setAside = stage.setAside {
-                        report(.note("\(stage.stage.rawValue): checkpoint not used, computed again (\(setAside))"))
+                        report(.note("\(stage.stage.rawValue): checkpoint files not used, computed again (\(setAside))"))
                     }
                 case .invalidSample(_, let reason):
                     skipped += 1

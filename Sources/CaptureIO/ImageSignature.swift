@@ -20,6 +20,7 @@ public enum ImageSignature {
         return starts([0xFF, 0xD8, 0xFF])                                   // JPEG
             || starts([0x89, 0x50, 0x4E, 0x47])                             // PNG
             || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) // TIFF
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) // BigTIFF
             || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
             || starts(Array("BM".utf8))
             || starts(Array("ftyp".utf8), at: 4)                            // HEIF / HEIC (ISO base media)

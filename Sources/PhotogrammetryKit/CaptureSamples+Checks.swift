@@ -36,9 +36,10 @@ extension CaptureSamples {
         }
         guard let first = unconvertible.first, let mm = first.exif?.focalLengthMillimetres else { return nil }
         return "\(count(unconvertible.count, "photo")) (e.g. \(first.name): \(String(format: "%g", mm)) mm) "
-            + "\(unconvertible.count == 1 ? "gives" : "give") a focal length in millimetres but no 35 mm equivalent or sensor "
-            + "resolution to turn it into pixels: the focal length is estimated from the photos instead (self-calibration); "
-            + "give --intrinsics if you know it"
+            + "\(unconvertible.count == 1 ? "gives" : "give") a focal length in millimetres but not what turns it into pixels "
+            + "(a 35 mm equivalent, or the focal-plane resolution with the camera's image size): the focal length is estimated "
+            + "from the photos instead (self-calibration); if you know the intrinsics, give them (--intrinsics or --intrinsics-file, "
+            + "a K.txt with a job's photos)"
     }
 
     /// The warning for photos in `directory` whose names are not valid UTF-8, nil when there are none.

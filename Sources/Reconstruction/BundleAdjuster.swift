@@ -141,7 +141,7 @@ public struct BundleAdjuster: Sendable {
         }
         for c in problem.cameras.indices {
             let v = Array(cameras[(6 * c)..<(6 * c + 6)])
-            if problem.cameraRefinement[c].contains(.focalLength), problem.cameras[c].fx > 0 {
+            if problem.cameraRefinement[c].contains(.focalLength), problem.cameras[c].fx > 0, problem.cameras[c].fy > 0 {
                 // The solver holds fy / fx by a stiff residual, not exactly (a self-calibrated
                 // focal length came out as 2759.83941233653 and 2759.839412723987): the ratio is restored.
                 let ratio = problem.cameras[c].fy / problem.cameras[c].fx

@@ -24,6 +24,7 @@ extension PoseEstimation {
         let result = found.isEmpty ? "" : ", and calibrated at \(Int(Statistics.median(found).rounded())) px"
         return "the EXIF focal length \(photos) (\(Int(Statistics.median(exif).rounded())) px) disagrees with what the photos' "
             + "pairs agree on: it was set aside and the focal length estimated from the photos\(result) (a photo cropped after "
-            + "it was taken keeps its camera's EXIF; give --intrinsics or --intrinsics-file if you know them)"
+            + "it was taken keeps its camera's EXIF; if you know the intrinsics, give them: --intrinsics or --intrinsics-file, a K.txt "
+            + "with a job's photos, a sample's intrinsics)"
     }
 }

@@ -207,8 +207,10 @@ final class SessionRun: @unchecked Sendable {
         seconds[.matching] = matching.seconds
 
         // Mapping.
+        // "EXIF checked": mappings saved before EXIF focal lengths were checked against the pairs
+        // (`FocalLengthFromPairs.exifContradicted`) are made again, not restored.
         var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)",
-                                     "separate models of \(options.minSeparateModelImages)")
+                                     "separate models of \(options.minSeparateModelImages)", "EXIF checked")
         mappingKey.combine(matchingKey)
         for i in usable { mappingKey.combine(sources[i].name) }
         let mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in

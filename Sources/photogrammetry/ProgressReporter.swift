@@ -67,7 +67,7 @@ final class ProgressReporter: @unchecked Sendable {
                 note("\(report.stage.rawValue):\(items) loaded from the checkpoint (saved about \(String(format: "%.1f", report.savedSeconds)) s)")
             }
             if let setAside = report.setAside {
-                note("\(report.stage.rawValue): checkpoint not used, computed again (\(setAside))")
+                note("\(report.stage.rawValue): checkpoint files not used, computed again (\(setAside))")
             }
         default:
             break

@@ -155,9 +155,19 @@ struct ReconstructCommand: AsyncParsableCommand {
         // Ctrl-C (or SIGTERM) ends the run at once, saying so (and with --json, as an event):
         // outputs are written whole or not at all. While poses are estimated it cancels the
         // session instead, which keeps the stages it finished in --checkpoint.
+        // The model's folder is made when the run starts; a run that wrote nothing into it leaves
+        // no empty folder of its own behind (as `poses` does).
+        let outputFolder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        let outputFolderExisted = FileManager.default.fileExists(atPath: outputFolder)
+        @Sendable func removeEmptyOutputFolder() {
+            if !outputFolderExisted, (try? FileManager.default.contentsOfDirectory(atPath: outputFolder))?.isEmpty == true {
+                try? FileManager.default.removeItem(atPath: outputFolder)
+            }
+        }
         let interruption = SessionInterruption { [checkpoint] afterSession in
             let kept = afterSession ? checkpoint.map { "; finished pose stages are kept in \($0)" } ?? "" : ""
             reporter.close(cancelled: "cancelled; outputs not yet written are not written\(kept)")
+            removeEmptyOutputFolder()
             _exit(130)
         }
         defer { interruption.cancel() }
@@ -166,6 +176,7 @@ struct ReconstructCommand: AsyncParsableCommand {
         } catch {
             reporter.finish()
             if !(error is ExitCode) { reporter.failure(error) }
+            removeEmptyOutputFolder()
             throw error
         }
     }

@@ -164,7 +164,7 @@ final class CaptureSamplesTests: XCTestCase {
         try write(ExifFixture.withFocalPlane(focalMillimetres: 20, pixelsPerMillimetre: 100, cameraWidth: 96, cameraHeight: 64, jpeg), "c.jpg")
         let read = try CaptureSamples.read(imagesDirectory: folder)
         XCTAssertEqual(read.samples.map(\.intrinsics), [.unknown, .unknown, .focalLengthAtCameraSize(pixels: 2000, cameraWidth: 96, cameraHeight: 64)])
-        XCTAssertTrue(read.notes.contains { $0.hasPrefix("2 photos (e.g. a.jpg: 20.39 mm) give a focal length in millimetres but no 35 mm") },
+        XCTAssertTrue(read.notes.contains { $0.hasPrefix("2 photos (e.g. a.jpg: 20.39 mm) give a focal length in millimetres but not what turns it into pixels") },
                       "\(read.notes)")
         let given = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 100, fy: 100, cx: 48, cy: 32))
         XCTAssertFalse(given.notes.contains { $0.contains("millimetres") }, "\(given.notes)")
