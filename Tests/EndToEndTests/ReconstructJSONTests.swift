@@ -33,10 +33,11 @@ final class ReconstructJSONTests: XCTestCase {
         let steps = progress.map { "\($0["stage"] ?? "") \($0["fraction"] ?? "")" }
         XCTAssertFalse(zip(steps, steps.dropFirst()).contains { $0 == $1 }, "a progress event repeated itself")
         // Dense stereo and the model stage report as they go, not only at their start and end
-        // (the model stage of a full level was silent for three minutes).
+        // (the model stage of a full level was silent for three minutes). Events within a stage
+        // are at most 20 a second, so a preview's model stage of half a second has about nine.
         XCTAssertGreaterThan(progress.filter { $0["stage"] as? String == "dense" }.count, 10)
         let modelSteps = progress.filter { $0["stage"] as? String == "model" }.compactMap { $0["fraction"] as? Double }
-        XCTAssertGreaterThan(modelSteps.filter { $0 > 0 && $0 < 1 }.count, 10, "\(modelSteps)")
+        XCTAssertGreaterThanOrEqual(modelSteps.filter { $0 > 0 && $0 < 1 }.count, 3, "\(modelSteps)")
         let estimates = progress.compactMap { $0["eta_seconds"] as? Double }
         XCTAssertGreaterThan(estimates.count, progress.count / 2, "most reports carry the time left")
         XCTAssertTrue(estimates.allSatisfy { $0 >= 0 })
