@@ -141,17 +141,8 @@ public struct BundleAdjuster: Sendable {
         }
         for c in problem.cameras.indices {
             let v = Array(cameras[(6 * c)..<(6 * c + 6)])
-            if problem.cameraRefinement[c].contains(.focalLength), problem.cameras[c].fx > 0, problem.cameras[c].fy > 0 {
-                // The solver holds fy / fx by a stiff residual, not exactly (a self-calibrated
-                // focal length came out as 2759.83941233653 and 2759.839412723987): the ratio is restored.
-                let ratio = problem.cameras[c].fy / problem.cameras[c].fx
-                let focal = (v[0] + v[1] / ratio) / 2
-                problem.cameras[c].fx = focal
-                problem.cameras[c].fy = ratio * focal
-            } else {
-                problem.cameras[c].fx = v[0]
-                problem.cameras[c].fy = v[1]
-            }
+            problem.cameras[c].fx = v[0]
+            problem.cameras[c].fy = v[1]
             problem.cameras[c].cx = v[2]
             problem.cameras[c].cy = v[3]
             problem.cameras[c].k1 = v[4]
