@@ -72,9 +72,7 @@ public struct SessionJobExecutor: JobExecutor {
                     if stage.restoredItems > 0 {
                         report(.restoredFromCheckpoint("\(stage.stage.rawValue) \(stage.restoredItems)/\(stage.totalItems)"))
                     }
-                    if let setAside = stage.setAside {
-                        report(.note("\(stage.stage.rawValue): checkpoint files not used, computed again (\(setAside))"))
-                    }
+                    if let setAside = stage.setAsideNote { report(.note(setAside)) }
                 case .invalidSample(_, let reason):
                     skipped += 1
                     report(.note("skipped \(reason)"))  // the reason starts with the photo's name

@@ -4,14 +4,6 @@ import Foundation
 /// BMP, HEIF), from its first bytes: an empty file or a text file named `.jpg` does not. A file
 /// that does may still fail to decode (a truncated JPEG).
 public enum ImageSignature {
-    /// The signature check on the first bytes of the file at `url`; false when it cannot be read.
-    public static func isImage(contentsOf url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 16) else { return false }
-        return isImage(header: [UInt8](data))
-    }
-
     /// The signature check on a file's first bytes (at least 12 of them for WebP and HEIF).
     public static func isImage(header b: [UInt8]) -> Bool {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {

@@ -13,9 +13,14 @@ extension CaptureSamples {
 
         init(url: URL) {
             name = url.lastPathComponent
-            size = ImageDimensions.read(contentsOf: url)
+            // One read of the file's head gives its size and its signature.
+            let head = (try? FileHandle(forReadingFrom: url)).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: ImageDimensions.headBytes)
+            }.map { [UInt8]($0) } ?? []
+            size = ImageDimensions.read(header: head)
             exif = ExifReader.read(contentsOf: url)
-            isImage = ImageSignature.isImage(contentsOf: url)
+            isImage = ImageSignature.isImage(header: head)
         }
     }
 

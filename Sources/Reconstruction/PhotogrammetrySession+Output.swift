@@ -65,6 +65,11 @@ extension PhotogrammetrySession {
         /// Nil when nothing was set aside.
         public var setAside: String? = nil
 
+        /// `setAside` as a line for a log: `matching: checkpoint files not used, computed again (…)`.
+        public var setAsideNote: String? {
+            setAside.map { "\(stage.rawValue): checkpoint files not used, computed again (\($0))" }
+        }
+
         /// True when the whole stage came from the checkpoint.
         public var isRestored: Bool { totalItems > 0 && restoredItems == totalItems }
     }

@@ -66,9 +66,7 @@ final class ProgressReporter: @unchecked Sendable {
                 let items = report.totalItems > 1 ? " \(report.restoredItems)/\(report.totalItems)" : ""
                 note("\(report.stage.rawValue):\(items) loaded from the checkpoint (saved about \(String(format: "%.1f", report.savedSeconds)) s)")
             }
-            if let setAside = report.setAside {
-                note("\(report.stage.rawValue): checkpoint files not used, computed again (\(setAside))")
-            }
+            if let setAside = report.setAsideNote { note(setAside) }
         default:
             break
         }
