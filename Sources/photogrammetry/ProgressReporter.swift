@@ -254,7 +254,9 @@ final class ProgressReporter: @unchecked Sendable {
             let separate = poses.separateModels.enumerated().map { k, model in
                 #"{"folder":"\#(PoseExport.separateModelsFolderName)/\#(k + 1)","registered":\#(model.registeredCount),"images":\#(model.images.count),"points":\#(model.points.count)}"#
             }.joined(separator: ",")
-            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"points":\#(scene.points.count),"mean_reprojection_error_px":\#(meanError.map { String(format: "%.4f", $0) } ?? "null"),"separate_models":[\#(separate)],"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
+            let unregistered = (try? JSONSerialization.data(withJSONObject: scene.unregisteredJSON, options: [.sortedKeys]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            line(#"{"event":"complete","registered":\#(scene.registeredCount),"images":\#(scene.images.count),"unregistered":\#(unregistered),"points":\#(scene.points.count),"mean_reprojection_error_px":\#(meanError.map { String(format: "%.4f", $0) } ?? "null"),"separate_models":[\#(separate)],"seconds":\#(String(format: "%.2f", seconds)),"output":"\#(escaped(output.path))"}"#)
             return
         }
         let error = meanError.map { String(format: " (mean reprojection error %.3f px)", $0) } ?? ""

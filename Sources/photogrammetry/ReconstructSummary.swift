@@ -60,6 +60,7 @@ struct ReconstructSummary {
             "output": URL(fileURLWithPath: output).path,
             "registered": scene.registeredCount,
             "images": scene.images.count,
+            "unregistered": scene.unregisteredJSON,
             "dense_mesh": [
                 "triangles": dense.surface.mesh.triangleCount,
                 "vertices": dense.surface.mesh.vertexCount,

@@ -4,7 +4,18 @@ extension SparseScene {
     /// One line per image that did not register, naming it and the reason, as `poses` and
     /// `reconstruct` print them.
     var unregisteredLines: [String] {
-        images.filter { !$0.isRegistered }.map { "  not registered: \($0.name): \($0.unregisteredReason ?? "unknown")" }
+        unregistered.map { "  not registered: \($0.name): \($0.reason)" }
+    }
+
+    /// Each image that did not register, with the reason, in the scene's order: the `complete`
+    /// events' `unregistered` list (`--json`).
+    var unregistered: [(name: String, reason: String)] {
+        images.filter { !$0.isRegistered }.map { ($0.name, $0.unregisteredReason ?? "unknown") }
+    }
+
+    /// `unregistered` as JSON objects (`{"name": …, "reason": …}`).
+    var unregisteredJSON: [[String: String]] {
+        unregistered.map { ["name": $0.name, "reason": $0.reason] }
     }
 
     /// The scene with the reason of each image that pose estimation reconstructed in one of

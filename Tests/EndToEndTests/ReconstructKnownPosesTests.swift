@@ -36,10 +36,18 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertTrue(result.output.contains("not registered: 0007.jpg: no pose in poses.json"), result.output)
         // Known poses are metres, with depth sidecars (which then must agree with them) or without.
         XCTAssertTrue(result.output.contains("metric (1 m per pose unit, from 29 depth maps)"), result.output)
+        // With --json the `complete` event lists the photo too.
         let withoutDepth = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh2.ply").path, "--no-depth",
-                                              "--poses", posesFile.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path])
+                                              "--poses", posesFile.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path,
+                                              "--json"])
         XCTAssertEqual(withoutDepth.status, 0, withoutDepth.output)
-        XCTAssertTrue(withoutDepth.output.contains("metric (known poses in metres)"), withoutDepth.output)
+        let complete = try XCTUnwrap(withoutDepth.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.last)
+        XCTAssertEqual(complete["event"] as? String, "complete", withoutDepth.output)
+        XCTAssertEqual(complete["unregistered"] as? [[String: String]], [["name": "0007.jpg", "reason": "no pose in poses.json"]], "\(complete)")
+        XCTAssertEqual(complete["metric"] as? Bool, true, "known poses are metres: \(complete)")
+        XCTAssertEqual(complete["depth_sidecars"] as? Int, 0, "\(complete)")
     }
 
     /// `poses` writes structure from motion's own units and says so ("metric": false); given to

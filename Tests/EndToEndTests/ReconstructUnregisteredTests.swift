@@ -29,5 +29,17 @@ final class ReconstructUnregisteredTests: XCTestCase {
         XCTAssertFalse(result.output.contains("not registered: 00"), "every vase photo registers")
         XCTAssertFalse(result.output.contains("missing image"), result.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: model))
+
+        // `poses --json` lists it, with the same reason, in its `complete` event.
+        let json = try CLIRunner.run(["poses", capture, "-o", folder.appendingPathComponent("poses").path,
+                                      "--intrinsics-file", capture + "/images/K.txt", "--json"])
+        XCTAssertEqual(json.status, 0, json.output)
+        let complete = try XCTUnwrap(json.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.last)
+        XCTAssertEqual(complete["event"] as? String, "complete", json.output)
+        let unregistered = try XCTUnwrap(complete["unregistered"] as? [[String: String]], "\(complete)")
+        XCTAssertEqual(unregistered.map { $0["name"] }, ["stranger.jpg"])
+        XCTAssertEqual("  not registered: stranger.jpg: " + (unregistered.first?["reason"] ?? ""), String(line))
     }
 }
