@@ -30,6 +30,9 @@ public struct JobOutputs: Sendable {
     /// attempt's empty staging folder.
     public func prepare() throws {
         let fileManager = FileManager.default
+        if let file = Self.fileInTheWay(of: parent) {
+            throw BatchError.outputs("cannot make the output folder \(finalDirectory.path): \(file.path) is a file, not a folder")
+        }
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
             for name in try fileManager.contentsOfDirectory(atPath: parent.path)
@@ -39,6 +42,19 @@ public struct JobOutputs: Sendable {
             try fileManager.createDirectory(at: stagingDirectory, withIntermediateDirectories: false)
         } catch {
             throw BatchError.outputs("cannot prepare the output folder \(stagingDirectory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The nearest of `folder` and its ancestors that exists, when it is not a folder (a file where
+    /// a folder of the path must be); nil when that one is a folder.
+    public static func fileInTheWay(of folder: URL) -> URL? {
+        var url = folder.standardizedFileURL
+        while true {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) { return isDirectory.boolValue ? nil : url }
+            let up = url.deletingLastPathComponent()
+            if up.path == url.path { return nil }
+            url = up
         }
     }
 

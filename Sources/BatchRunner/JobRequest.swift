@@ -132,7 +132,15 @@ public enum JobRequest: Codable, Sendable, Equatable {
                 textureSize: try container.decodeIfPresent(Int.self, forKey: .textureSize) ?? defaults.maximumTextureDimension.rawValue,
                 jpegQuality: quality, maps: maps)
         } catch let error as DetailRequestError {
-            throw DecodingError.dataCorruptedError(forKey: .detail, in: container, debugDescription: "custom: \(error.description)")
+            // Named by the key that holds the value (a texture size is `textureSize`'s problem).
+            let key: CodingKeys = switch error {
+            case .textureSizeNotPowerOfTwo, .textureSizeOutOfRange: .textureSize
+            case .polygonCountTooSmall: .maxPolygons
+            case .jpegQualityOutOfRange: .jpegQuality
+            case .unknownTextureMap, .noTextureMaps: .maps
+            case .unknownLevel, .customOptionsNeedCustomLevel: .detail
+            }
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "custom: \(error.description)")
         }
     }
 

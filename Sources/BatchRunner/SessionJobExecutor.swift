@@ -56,7 +56,7 @@ public struct SessionJobExecutor: JobExecutor {
                 throw JobFailure("the session refused the requests: \(error)", isRetryable: false)
             }
             var tracker = ProgressTracker(requests: requests)
-            var failures: [String] = []
+            var failures: [(request: String, message: String)] = []
             var retryable = false
             var cancelled = false
             var unplaced: [String] = [], skipped = 0
@@ -90,11 +90,11 @@ public struct SessionJobExecutor: JobExecutor {
                         try Self.write(result, images: images, to: execution.outputDirectory, metresPerUnit: &metresPerUnit,
                                        warnings: inputWarnings) { report(.note($0)) }
                     } catch {
-                        failures.append("writing outputs: \(error)")
+                        failures.append(("writing outputs", "\(error)"))
                         retryable = true
                     }
                 case .requestError(let request, let error):
-                    failures.append("\(Self.name(of: request, in: execution.outputDirectory)): \(error)")
+                    failures.append((Self.name(of: request, in: execution.outputDirectory), "\(error)"))
                     retryable = retryable || !Self.isDeterministic(error)
                 case .processingCancelled:
                     cancelled = true
@@ -106,10 +106,22 @@ public struct SessionJobExecutor: JobExecutor {
                 }
             }
             if cancelled || Task.isCancelled { throw CancellationError() }
-            if !failures.isEmpty { throw JobFailure(failures.joined(separator: "; "), isRetryable: retryable) }
+            if !failures.isEmpty { throw JobFailure(Self.failureMessage(failures), isRetryable: retryable) }
         } onCancel: {
             session.cancel()
         }
+    }
+
+    /// The job's failure: each different message once, after the requests that failed with it
+    /// (a folder of one usable photo failed poses, point cloud and model with the same sentence,
+    /// which the message repeated three times).
+    public static func failureMessage(_ failures: [(request: String, message: String)]) -> String {
+        var messages: [String] = [], requests: [String: [String]] = [:]
+        for (request, message) in failures {
+            if requests[message] == nil { messages.append(message) }
+            requests[message, default: []].append(request)
+        }
+        return messages.map { "\(requests[$0, default: []].joined(separator: ", ")): \($0)" }.joined(separator: "; ")
     }
 
     /// The photos the reconstruction could not place, in one note: up to ten names, how many of

@@ -70,12 +70,15 @@ public struct CaptureReplay: Sendable {
                 continue
             }
             let name = frame.image.lastPathComponent
+            // Reasons name the file as the stream gives it (relative to its folder, else whole),
+            // for a stream can point anywhere.
+            let shown = stream.shownPath(frame.image)
             if let size = ImageDimensions.read(contentsOf: frame.image),
                size.width != frame.intrinsics.width || size.height != frame.intrinsics.height {
                 // Its K would be wrong for the saved photo, and for the box-in-view analysis.
                 summary.invalidFrames += 1
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
-                                   reason: "\(name) is \(size.width)×\(size.height) pixels but its intrinsics are for "
+                                   reason: "\(shown) is \(size.width)×\(size.height) pixels but its intrinsics are for "
                                        + "\(frame.intrinsics.width)×\(frame.intrinsics.height)",
                                    dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
@@ -86,10 +89,10 @@ public struct CaptureReplay: Sendable {
             } catch {
                 summary.invalidFrames += 1
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
-                                   reason: "\(name) does not decode: \(error)", dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
+                                   reason: "\(shown) does not decode: \(error)", dialFilledBins: session.filledBinCount, dialTotalBins: summary.dialTotalBins))
                 continue
             }
-            if let problem = Self.undecodableMask(of: frame) {
+            if let problem = Self.undecodableMask(of: frame, shownAs: stream.shownPath) {
                 // Copied as it is, it would only make the reconstruction skip the photo later.
                 summary.invalidFrames += 1
                 report(FrameReport(index: frame.index, image: name, timestamp: frame.timestamp, outcome: .invalid,
@@ -133,7 +136,7 @@ public struct CaptureReplay: Sendable {
                     }
                     // Depth that cannot be used is not copied (the reconstruction would name it under
                     // the shot's new name); the photo is still good.
-                    let (shotFrame, depthProblem) = Self.withUsableDepth(frame)
+                    let (shotFrame, depthProblem) = Self.withUsableDepth(frame, shownAs: stream.shownPath)
                     do {
                         line.shot = try writer.save(shot: id, frame: shotFrame)
                         line.note = depthProblem
@@ -204,13 +207,13 @@ public struct CaptureReplay: Sendable {
     }
 
     /// Why the frame's mask cannot be read, naming it; nil when it decodes (or there is none).
-    static func undecodableMask(of frame: FrameStream.Frame) -> String? {
+    static func undecodableMask(of frame: FrameStream.Frame, shownAs shown: (URL) -> String) -> String? {
         guard let mask = frame.mask else { return nil }
         do {
             _ = try ImageCodec.decodeUnchanged(Data(contentsOf: mask))
             return nil
         } catch {
-            return "\(mask.lastPathComponent) does not decode: \(error)"
+            return "\(shown(mask)) does not decode: \(error)"
         }
     }
 
@@ -218,7 +221,7 @@ public struct CaptureReplay: Sendable {
     /// file: depth that does not decode or fit its photo, 8-bit, negative or empty, or whose median
     /// no depth sensor gives (other units); a confidence map that cannot be used alone is left
     /// out and the depth kept. Checked as `reconstruct` checks sidecars (`DepthSidecar`).
-    static func withUsableDepth(_ frame: FrameStream.Frame) -> (frame: FrameStream.Frame, problem: String?) {
+    static func withUsableDepth(_ frame: FrameStream.Frame, shownAs shown: (URL) -> String) -> (frame: FrameStream.Frame, problem: String?) {
         guard let depth = frame.depth else { return (frame, nil) }
         var kept = frame
         do {
@@ -229,15 +232,15 @@ public struct CaptureReplay: Sendable {
                 kept.depthConfidence = nil
                 return (kept, String(format: "%@ has a median depth of %.3g m, which no depth sensor gives (other units? 16-bit PNG "
                                      + "depth is read as millimetres, float TIFF as metres); the shot is saved without depth",
-                                     depth.lastPathComponent, median))
+                                     shown(depth), median))
             }
             guard let problem = sidecar.confidenceProblem else { return (frame, nil) }
             kept.depthConfidence = nil
-            return (kept, "\(problem.file.lastPathComponent) \(problem.problem); the shot is saved with its depth but without it")
+            return (kept, "\(shown(problem.file)) \(problem.problem); the shot is saved with its depth but without it")
         } catch {
             kept.depth = nil
             kept.depthConfidence = nil
-            return (kept, "\(error.file.lastPathComponent) \(error.problem); the shot is saved without depth")
+            return (kept, "\(shown(error.file)) \(error.problem); the shot is saved without depth")
         }
     }
 

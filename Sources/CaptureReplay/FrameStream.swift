@@ -35,6 +35,13 @@ public struct FrameStream: Sendable {
     /// Every entry of the index, in order.
     public var entries: [Entry]
 
+    /// How messages name `file`: relative to the stream's folder when it is inside it (as the
+    /// index usually gives it), else its whole path.
+    public func shownPath(_ file: URL) -> String {
+        let folder = directory.standardizedFileURL.path, path = file.standardizedFileURL.path
+        return path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+    }
+
     /// The usable frames, in order.
     public var frames: [Frame] {
         entries.compactMap { if case .frame(let frame) = $0 { return frame } else { return nil } }

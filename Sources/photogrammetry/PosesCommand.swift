@@ -125,7 +125,6 @@ struct PosesCommand: AsyncParsableCommand {
         var later: [String] = []
         let exported = TrackedPoses.exportedPoses(poses.scene, imagesDirectory: imagesURL, warnings: &later) { reporter.note($0) }
         later += PoseExport.warnings(scene: poses.scene)
-        if let warning = Self.calibrationWarning(poses.scene) { later.append(warning) }
         // poses.json keeps every warning of the run (a pipeline may read nothing else).
         try PoseExport.writeAll(scene: exported.scene, imagesDirectory: imagesURL, to: outputURL, world: exported.world,
                                 warnings: reporter.warnings + later)
@@ -133,15 +132,5 @@ struct PosesCommand: AsyncParsableCommand {
         // Warnings first: with --json, `complete` is the last event.
         for warning in later { reporter.warning(warning) }
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
-    }
-
-    /// A warning when the focal length was found by self-calibration from two photos only: two
-    /// views determine it poorly (fountain-P11 at half size: 24 % too long from two photos, within
-    /// 0.2 % from three).
-    static func calibrationWarning(_ scene: SparseScene) -> String? {
-        let registered = scene.images.filter(\.isRegistered)
-        guard registered.count == 2, registered.contains(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
-        return "the focal length was self-calibrated from only 2 photos, which determine it poorly; give "
-            + "--intrinsics or --intrinsics-file, photos with an EXIF focal length, or more photos"
     }
 }

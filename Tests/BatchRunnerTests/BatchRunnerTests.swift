@@ -111,7 +111,8 @@ final class BatchRunnerTests: XCTestCase {
         let summary = try await runner(ScriptedExecutor([:])).run()
         XCTAssertEqual(summary.failed, 1)
         XCTAssertEqual(try ledger.job("blocked")?.attempts, 1)
-        XCTAssertTrue(try ledger.job("blocked")?.error?.contains("cannot prepare the output folder") == true)
+        let error = try ledger.job("blocked")?.error ?? ""
+        XCTAssertTrue(error.contains("\(blocker.path) is a file, not a folder"), error)
     }
 
     func testJobsCancelStopsARunningJobAndTheOthersComplete() async throws {

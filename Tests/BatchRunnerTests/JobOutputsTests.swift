@@ -47,6 +47,18 @@ final class JobOutputsTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: final.path))
     }
 
+    /// A file where a folder of the output path must be is named, not reported as a failure to
+    /// make the attempt's staging folder.
+    func testAFileInTheOutputPathIsNamed() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try write("", "rt", in: dir)
+        let final = dir.appendingPathComponent("rt/sub/out")
+        XCTAssertThrowsError(try JobOutputs(finalDirectory: final, attempt: 1).prepare()) { error in
+            XCTAssertEqual("\(error)", "\(BatchError.outputs("cannot make the output folder \(final.path): \(dir.appendingPathComponent("rt").path) is a file, not a folder"))")
+        }
+        XCTAssertNil(JobOutputs.fileInTheWay(of: dir.appendingPathComponent("new/deeper")), "folders yet to be made are not in the way")
+    }
+
     func testARecommitReplacesTheJobsEarlierOutputsWhole() throws {
         let final = try BatchFixtures.temporaryDirectory(self).appendingPathComponent("output")
         let first = JobOutputs(finalDirectory: final, attempt: 1)

@@ -65,10 +65,12 @@ final class JobsFileTests: XCTestCase {
               {"id": "retries", "input": "cap", "requests": ["poses"], "retry": {"maxAttempts": 0}},
               {"id": "good", "input": "cap", "requests": ["bounds"]},
               42,
-              {"id": "twice", "input": "cap", "requests": ["bounds", "poses", "bounds"]}
+              {"id": "twice", "input": "cap", "requests": ["bounds", "poses", "bounds"]},
+              {"id": "size", "input": "cap", "requests": [{"type": "model", "detail": "custom", "textureSize": 3000}]},
+              {"id": "polys", "input": "cap", "requests": [{"type": "model", "detail": "custom", "maxPolygons": -5}]}
             ]
             """, in: dir)
-        XCTAssertEqual(entries.count, 15)
+        XCTAssertEqual(entries.count, 17)
         guard case .valid = entries[0] else { return XCTFail("the good job must stay valid: \(entries[0])") }
         let expected: [(Int, String)] = [
             (1, "job 'missing': input folder \(dir.appendingPathComponent("nowhere").standardizedFileURL.path) does not exist"),
@@ -86,6 +88,9 @@ final class JobsFileTests: XCTestCase {
             (13, "job #14: expected a JSON object"),
             // Asked twice, a request crashed the runner that ran the job, at every restart.
             (14, "job 'twice': 'requests' asks for bounds twice"),
+            // A custom budget's problem is named by its own key, not by 'detail'.
+            (15, "job 'size': 'requests[0].textureSize': custom: texture size 3000 is not a power of two"),
+            (16, "job 'polys': 'requests[0].maxPolygons': custom: maximum polygon count -5 is below"),
         ]
         for (index, text) in expected {
             let message = problem(entries[index]) ?? "(valid)"

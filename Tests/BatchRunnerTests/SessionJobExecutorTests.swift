@@ -25,4 +25,11 @@ final class SessionJobExecutorTests: XCTestCase {
         XCTAssertTrue(many.contains("IMG_10.jpg and 4 more (14 of 16 usable photos"), many)
         XCTAssertTrue(many.contains("most photos were not placed"), many)
     }
+
+    func testTheSameFailureOfSeveralRequestsIsSaidOnce() {
+        let message = SessionJobExecutor.failureMessage([("poses", "need at least 2 usable images"), ("pointCloud", "need at least 2 usable images"),
+                                                         ("model a.usdz (reduced)", "need at least 2 usable images"),
+                                                         ("writing outputs", "disk full")])
+        XCTAssertEqual(message, "poses, pointCloud, model a.usdz (reduced): need at least 2 usable images; writing outputs: disk full")
+    }
 }

@@ -168,6 +168,9 @@ final class FrameStreamTests: XCTestCase {
         try write(index([.init(image: elsewhere.appendingPathComponent("a.png").path, timestamp: 0, rotation: Self.identity, position: [0, -1, 0])]))
         let stream = try FrameStream.load(directory: folder)
         XCTAssertEqual(stream.frames.first?.image.path, elsewhere.appendingPathComponent("a.png").path)
+        // Messages name a file inside the stream's folder from there, any other by its whole path.
+        XCTAssertEqual(stream.shownPath(elsewhere.appendingPathComponent("a.png")), "elsewhere/a.png")
+        XCTAssertEqual(stream.shownPath(URL(fileURLWithPath: "/etc/passwd")), "/etc/passwd")
     }
 
     /// A frame resized after recording no longer matches its intrinsics: its K would be wrong.

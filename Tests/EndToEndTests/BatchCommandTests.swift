@@ -184,6 +184,27 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(show.output.contains("not registered: zz-unrelated.png"), show.output)
     }
 
+    /// A job's poses.json keeps the session's warnings as `poses` writes them: two photos
+    /// without intrinsics self-calibrate a doubtful focal length, and the job says so.
+    func testAJobOfTwoUncalibratedPhotosWarnsAboutTheFocalLength() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let dir = try BatchCaptures.temporaryDirectory(self)
+        let pair = dir.appendingPathComponent("pair")
+        try FileManager.default.createDirectory(at: pair, withIntermediateDirectories: true)
+        for name in ["0001.jpg", "0002.jpg"] {
+            try FileManager.default.copyItem(at: capture.appendingPathComponent("images/\(name)"), to: pair.appendingPathComponent(name))
+        }
+        let file = dir.appendingPathComponent("jobs.json")
+        try BatchCaptures.writeJobs([["id": "pair", "input": pair.path, "requests": ["poses"]]], to: file)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLIRunner.run(["batch", file.path, "-o", out.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        let poses = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("jobs/pair/output/poses.json")))
+            as? [String: Any])
+        let warnings = try XCTUnwrap(poses["warnings"] as? [String], "\(poses.keys.sorted())")
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("the focal length was self-calibrated from only 2 photos") }, "\(warnings)")
+    }
+
     /// A job left running by a runner that was killed is cancelled at once by `jobs cancel`
     /// (recovered first, as `batch` recovers it), not left running with a stop request no one reads.
     func testCancellingTheJobOfADeadRunnerCancelsIt() throws {

@@ -25,4 +25,12 @@ final class ExifFocalWarningTests: XCTestCase {
         for i in 4..<11 { separate.images[i].unregisteredReason = SparseScene.separateModelReasonStart + "1 (7 images): no verified pair" }
         XCTAssertNil(separate.exifFocalWarning)
     }
+
+    func testTwoSelfCalibratedPhotosAreAWarning() throws {
+        let warning = try XCTUnwrap(scene([(.defaultGuess, true), (.defaultGuess, true), (.defaultGuess, false)]).twoPhotoSelfCalibrationWarning)
+        XCTAssertTrue(warning.hasPrefix("the focal length was self-calibrated from only 2 photos"), warning)
+        XCTAssertNil(scene(Array(repeating: (.defaultGuess, true), count: 3)).twoPhotoSelfCalibrationWarning, "three photos determine it")
+        XCTAssertNil(scene([(.given, true), (.given, true)]).twoPhotoSelfCalibrationWarning, "a given focal length is not calibrated")
+        XCTAssertNil(scene([(.exif, true), (.exif, true)]).twoPhotoSelfCalibrationWarning)
+    }
 }

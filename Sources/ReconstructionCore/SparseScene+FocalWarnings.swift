@@ -15,6 +15,17 @@ extension SparseScene {
             + "(exiftool -FocalLength= -FocalLengthIn35mmFormat= PHOTOS) so that they calibrate themselves"
     }
 
+    /// A warning when the focal length was found by self-calibration from two photos only: two
+    /// views determine it poorly (fountain-P11 at half size: 24 % too long from two photos, within
+    /// 0.2 % from three). Every session user gets it (`poses`, batch and serve jobs, the API).
+    public var twoPhotoSelfCalibrationWarning: String? {
+        let registered = images.filter(\.isRegistered)
+        guard registered.count == 2, registered.contains(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
+        return "the focal length was self-calibrated from only 2 photos, which determine it poorly; give the intrinsics "
+            + "(--intrinsics or --intrinsics-file; a K.txt with a job's photos; a sample's intrinsics), photos with an EXIF "
+            + "focal length, or more photos"
+    }
+
     /// How the reason of an image that a separate model registered starts (`PoseEstimation.separateModelReason`).
     public static let separateModelReasonStart = "reconstructed in separate model "
 }
