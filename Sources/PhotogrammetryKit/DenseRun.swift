@@ -138,6 +138,11 @@ public struct DenseRun: Sendable {
             clouds = try usableClouds(clouds, scene: scene, depth: depth, warnings: &warnings)
         }
         for w in warnings { log("warning: \(w)") }
+        // Stereo keeps a depth only where two other photos agree: with fewer than 3 registered
+        // photos and no depth sidecar or point cloud to fuse, it is said before stereo runs.
+        if registered.count < 3, clouds.isEmpty, sidecars.isEmpty || metresPerUnit == nil {
+            throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
+        }
 
         var inputs: [SurfaceReconstruction.DepthInput] = []
         var stereo: DenseStereo.Result?

@@ -6,10 +6,13 @@ import ReconstructionCore
 
 /// A scene from known camera poses (e.g. a device's tracking) instead of structure from motion.
 public enum KnownPoses {
-    /// Every photo in `imagesDirectory` with a pose in `posesFile` (matched by file name), all with
-    /// `intrinsics` at the size of the first photo. No sparse points. Photos without a pose are
-    /// unregistered, saying so; a file that names none of the photos is an error.
-    public static func scene(posesFile: URL, imagesDirectory: URL, intrinsics: PinholeIntrinsics) throws -> SparseScene {
+    /// Every photo in `imagesDirectory` with a pose in `posesFile` (matched by file name), with
+    /// `intrinsics` at the size of the first photo, or, when `intrinsics` is nil, each with its
+    /// own intrinsics from the poses file (as `poses` writes them: self-calibrated focal lengths
+    /// and distortion included). No sparse points. Photos without a pose are unregistered, saying
+    /// so; a file that names none of the photos is an error, and so, without `intrinsics`, is a
+    /// posed photo that the file gives no intrinsics for, or intrinsics of another size.
+    public static func scene(posesFile: URL, imagesDirectory: URL, intrinsics: PinholeIntrinsics?) throws -> SparseScene {
         let poses = Dictionary(try PosesJSONReader.load(posesFile).map { ($0.name, $0.worldFromCamera) }, uniquingKeysWith: { a, _ in a })
         let photos = try ImageFolder.listImages(in: imagesDirectory)
         guard let first = photos.first else { throw CaptureIOError(path: imagesDirectory.path, problem: "has no photos") }
@@ -19,13 +22,37 @@ public enum KnownPoses {
             throw CaptureIOError(path: posesFile.path, problem: "names none of the \(photos.count) photos in \(imagesDirectory.path) "
                                           + "(poses are matched to photos by file name; it has \(poses.count): \(examples)\(poses.count > 3 ? ", …" : ""))")
         }
-        let size = try ImageCodec.decodeGray(try Data(contentsOf: first))
-        let camera = intrinsics.cameraIntrinsics(width: size.width, height: size.height)
-        return SparseScene(images: photos.map { url in
+        let cameras: (URL) throws -> (CameraIntrinsics, IntrinsicsSource)
+        if let intrinsics {
+            let size = try ImageCodec.decodeGray(try Data(contentsOf: first))
+            let camera = intrinsics.cameraIntrinsics(width: size.width, height: size.height)
+            cameras = { _ in (camera, .given) }
+        } else {
+            let recorded = try PosesJSONReader.loadIntrinsics(posesFile)
+            cameras = { url in try recordedIntrinsics(recorded, of: url, posesFile: posesFile) }
+        }
+        // A photo without a pose needs no intrinsics of its own: it keeps those of the first posed photo.
+        let firstPosed = photos.first { (poses[$0.lastPathComponent] ?? nil) != nil } ?? first
+        return SparseScene(images: try photos.map { url in
             let pose = poses[url.lastPathComponent] ?? nil
-            return SparseScene.Image(name: url.lastPathComponent, intrinsics: camera, intrinsicsSource: .given,
+            let (camera, source) = try cameras(pose == nil ? firstPosed : url)
+            return SparseScene.Image(name: url.lastPathComponent, intrinsics: camera, intrinsicsSource: source,
                                      cameraFromWorld: pose?.inverse, unregisteredReason: pose == nil ? "no pose in \(posesFile.lastPathComponent)" : nil,
                                      keypoints: [], pointIndexOfKeypoint: [])
         }, points: [])
+    }
+
+    /// The intrinsics `posesFile` records for the photo at `url`, checked against its size.
+    private static func recordedIntrinsics(_ recorded: [String: CameraIntrinsics], of url: URL, posesFile: URL) throws -> (CameraIntrinsics, IntrinsicsSource) {
+        let name = url.lastPathComponent
+        guard let camera = recorded[name] else {
+            throw CaptureIOError(path: posesFile.path, problem: "gives no intrinsics for \(name): give --intrinsics or --intrinsics-file")
+        }
+        // A header that does not give the size (HEIC) leaves the recorded size to be trusted.
+        if let size = ImageDimensions.read(contentsOf: url), size.width != camera.width || size.height != camera.height {
+            throw CaptureIOError(path: posesFile.path, problem: "gives intrinsics for \(camera.width)×\(camera.height) pixels, but \(name) is "
+                                 + "\(size.width)×\(size.height) (photos resized since?): give --intrinsics or --intrinsics-file for this size")
+        }
+        return (camera, .given)
     }
 }

@@ -4,10 +4,8 @@ import ModelExport
 
 extension ReconstructCommand {
     func validate() throws {
-        if isKeyframeFolder {
-            if poses != nil { throw ValidationError("an RGB-D keyframe folder carries its own poses; --poses does not apply") }
-        } else if poses != nil && !known.isGiven {
-            throw ValidationError("--poses needs --intrinsics or --intrinsics-file")
+        if isKeyframeFolder, poses != nil {
+            throw ValidationError("an RGB-D keyframe folder carries its own poses; --poses does not apply")
         }
         if checkpoint != nil && (poses != nil || isKeyframeFolder) {
             throw ValidationError("--checkpoint keeps the pose stages, and with \(poses != nil ? "--poses" : "an RGB-D keyframe folder") the poses are known; leave it out")

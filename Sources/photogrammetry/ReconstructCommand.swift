@@ -103,7 +103,7 @@ struct ReconstructCommand: AsyncParsableCommand {
     @Option(help: "Checkpoint folder for the pose stages (features, matching, mapping): they are saved there and reused by a later run on the same photos and pose options, `poses --checkpoint` runs included.", completion: .directory)
     var checkpoint: String?
 
-    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes when no tracked poses give the scale): skips structure from motion; needs intrinsics.")
+    @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes when no tracked poses give the scale): skips structure from motion; each photo's intrinsics come from the file (as `poses` records them) unless --intrinsics or --intrinsics-file is given.")
     var poses: String?
 
     @Option(help: "Also write the fused stereo point cloud (.ply), in the output's frame and units: the dense mesh's for a .ply, the model's for a model.")
@@ -220,7 +220,8 @@ struct ReconstructCommand: AsyncParsableCommand {
             scene = keyframes.scene
             frameDepth = keyframes.depthByPhotoName
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
-        } else if let poses, let given {
+        } else if let poses {
+            // Without --intrinsics or --intrinsics-file, each photo's come from the poses file.
             scene = try KnownPoses.scene(posesFile: URL(fileURLWithPath: poses), imagesDirectory: imagesURL, intrinsics: given)
             if scene.registeredCount < scene.images.count {
                 reporter.note("\(scene.registeredCount)/\(scene.images.count) photos have a pose in \(poses)")

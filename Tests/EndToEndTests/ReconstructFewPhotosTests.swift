@@ -16,5 +16,11 @@ final class ReconstructFewPhotosTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.output.contains("registered 2/2 images"), result.output)
         XCTAssertTrue(result.output.contains("needs at least 3 registered photos of the surface (2 registered)"), result.output)
+        XCTAssertFalse(result.output.contains("dense stereo on"), "known before stereo runs: \(result.output)")
+
+        // Without intrinsics, the warning `poses` gives about the focal length comes too (the session gives it).
+        let uncalibrated = try CLIRunner.run(["reconstruct", pair.path, "-o", pair.appendingPathComponent("mesh2.ply").path])
+        XCTAssertEqual(uncalibrated.status, 1, uncalibrated.output)
+        XCTAssertTrue(uncalibrated.output.contains("warning: the focal length was self-calibrated from only 2 photos"), uncalibrated.output)
     }
 }

@@ -50,6 +50,50 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertEqual(complete["depth_sidecars"] as? Int, 0, "\(complete)")
     }
 
+    /// Poses that `poses` self-calibrated: `reconstruct --poses` takes each photo's intrinsics
+    /// from the file (no K to copy by hand); a posed photo the file gives none for, or intrinsics
+    /// of another size, is a clear error before any work.
+    func testIntrinsicsComeFromThePosesFileWhenNoneAreGiven() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let folder = try BatchCaptures.temporaryDirectory(self)
+        let estimated = try CLIRunner.run(["poses", capture.path, "-o", folder.appendingPathComponent("poses").path])
+        XCTAssertEqual(estimated.status, 0, estimated.output)
+        let posesFile = folder.appendingPathComponent("poses/poses.json")
+        let result = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh.ply").path,
+                                        "--poses", posesFile.path, "--no-depth", "--json"])
+        XCTAssertEqual(result.status, 0, result.output)
+        let complete = try XCTUnwrap(result.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.last)
+        XCTAssertEqual(complete["event"] as? String, "complete", result.output)
+        XCTAssertEqual(complete["registered"] as? Int, BatchCaptures.views)
+        XCTAssertGreaterThan((complete["dense_mesh"] as? [String: Any])?["triangles"] as? Int ?? 0, 1000, "\(complete)")
+
+        var document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: posesFile)) as? [String: Any])
+        let original = try XCTUnwrap(document["images"] as? [[String: Any]])
+        var images = original
+        images[2]["intrinsics"] = nil
+        document["images"] = images
+        let withoutK = folder.appendingPathComponent("without-k.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: withoutK)
+        let missing = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("m2.ply").path, "--poses", withoutK.path])
+        XCTAssertEqual(missing.status, 1, missing.output)
+        XCTAssertTrue(missing.output.contains("\(withoutK.path): gives no intrinsics for 0003.jpg: give --intrinsics or --intrinsics-file"),
+                      missing.output)
+
+        var k = try XCTUnwrap(images[0]["intrinsics"] as? [String: Any])
+        k["width"] = 640
+        images[0]["intrinsics"] = k
+        images[2] = original[2]
+        document["images"] = images
+        let otherSize = folder.appendingPathComponent("other-size.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: otherSize)
+        let resized = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("m3.ply").path, "--poses", otherSize.path])
+        XCTAssertEqual(resized.status, 1, resized.output)
+        XCTAssertTrue(resized.output.contains("gives intrinsics for 640×240 pixels, but 0001.jpg is 320×240"), resized.output)
+        XCTAssertFalse(resized.output.contains("dense stereo on"), resized.output)
+    }
+
     /// `poses` writes structure from motion's own units and says so ("metric": false); given to
     /// `reconstruct --poses` they are not taken for metres (which made a model 3.3 times too large
     /// and called it metric): the model keeps their units, and the depth, which could not be scaled
