@@ -1,4 +1,5 @@
 import Foundation
+import ReconstructionCore
 
 /// Estimates the time left in a run of stages from how fast they progress.
 ///
@@ -60,19 +61,23 @@ public struct ETAEstimator: Sendable {
     /// `poseStageWeights` (measured on fountain-P11 and a 24-view synthetic capture: stereo about
     /// 10 s of CPU per view at 1024 px (fountain-P11, 2026-11-25: 45 s of wall time on 2 cores for
     /// 11 views, 15 times the feature stage's time per photo), growing with the pixel count, i.e.
-    /// the square of `stereoImageDimension`; fusion about 0.5 s per view; baking and writing a few
-    /// seconds per model).
-    public static func modelStageWeights(imageCount: Int, modelCount: Int, stereoImageDimension: Int = 1024,
+    /// the square of `stereoImageDimension`; fusion about 0.5 s per view). Each model in `models`
+    /// costs a few seconds plus its texels: baking about 0.6 s of CPU and writing about 0.12 s per
+    /// million texels of all its maps (2026-11-29, 1024 px photos: fountain-P11 at medium, three
+    /// 4096² maps, 32 s and 8 s; Herz-Jesus-P8 at full, five 8192² maps, 102 s and about 30 s;
+    /// without them the estimate said 5 s and 1 s).
+    public static func modelStageWeights(imageCount: Int, models: [DetailBudget], stereoImageDimension: Int = 1024,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         -> [(ProcessingStage, weight: Double)]
     {
         let cores = Double(max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)))
         let parallel = 0.95 * cores
         let stereoScale = pow(Double(max(1, stereoImageDimension)) / 1024, 2)
+        let megatexels = models.reduce(0.0) { $0 + $1.texelCount / 1e6 }
         return [(.dense, 10 * stereoScale * Double(imageCount) / parallel),
                 (.surface, 0.5 * Double(imageCount) / parallel),
-                (.model, (4 + 0.2 * Double(imageCount)) * Double(modelCount) / parallel),
-                (.export, 1.0 * Double(modelCount))]
+                (.model, ((4 + 0.2 * Double(imageCount)) * Double(models.count) + 0.6 * megatexels) / parallel),
+                (.export, 1.0 * Double(models.count) + 0.12 * megatexels)]
     }
 
     /// Fraction of the whole run done (0…1), by weight.

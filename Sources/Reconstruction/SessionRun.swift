@@ -66,7 +66,8 @@ final class SessionRun: @unchecked Sendable {
         if let modelStages, !modelDetails.isEmpty {
             let stereoSize = modelStages.stereoImageDimension(for: modelDetails, samples: samples,
                                                                 custom: configuration.customDetailSpecification)
-            weights += ETAEstimator.modelStageWeights(imageCount: samples.count, modelCount: modelDetails.count,
+            weights += ETAEstimator.modelStageWeights(imageCount: samples.count,
+                                                      models: modelDetails.map { $0.budget(custom: configuration.customDetailSpecification) },
                                                       stereoImageDimension: stereoSize, workers: options.workers)
         }
         eta = ETAEstimator(stages: weights)

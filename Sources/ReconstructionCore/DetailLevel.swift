@@ -40,6 +40,12 @@ public struct DetailBudget: Sendable, Hashable {
     /// Which texture maps are baked.
     public var textureMaps: TextureMaps
 
+    /// Texels of all its maps together (a 4096² base colour with normal and occlusion maps: 50 million).
+    public var texelCount: Double {
+        let side = Double(textureDimension.rawValue)
+        return side * side * Double(textureMaps.count)
+    }
+
     public init(maximumTriangleCount: Int, textureDimension: TextureDimension, textureMaps: TextureMaps) {
         self.maximumTriangleCount = maximumTriangleCount
         self.textureDimension = textureDimension
@@ -81,4 +87,7 @@ public struct TextureMaps: OptionSet, Sendable, Hashable {
     public static let displacement = TextureMaps(rawValue: 1 << 3)
     public static let ambientOcclusion = TextureMaps(rawValue: 1 << 4)
     public static let all: TextureMaps = [.diffuseColor, .normal, .roughness, .displacement, .ambientOcclusion]
+
+    /// How many maps the set holds.
+    public var count: Int { rawValue.nonzeroBitCount }
 }

@@ -327,7 +327,8 @@ struct ReconstructCommand: AsyncParsableCommand {
             let pairs = estimation.sessionConfiguration().resolvedPoseOptions.pairSelection.estimatedPairCount(imageCount: photos)
             weights += ETAEstimator.poseStageWeights(imageCount: photos, pairCount: pairs)
         }
-        weights += ETAEstimator.modelStageWeights(imageCount: photos, modelCount: writesMesh ? 0 : 1, stereoImageDimension: stereoSize)
+        let model = writesMesh ? nil : (try? detailOptions.resolved()).map { $0.level.budget(custom: $0.custom) }
+        weights += ETAEstimator.modelStageWeights(imageCount: photos, models: model.map { [$0] } ?? [], stereoImageDimension: stereoSize)
             .map { stage, weight in (stage, stage == .dense && noStereo ? weight / 10 : weight) }
         return weights.filter { $0.weight > 0 }
     }
