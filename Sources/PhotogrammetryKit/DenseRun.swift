@@ -184,6 +184,10 @@ public struct DenseRun: Sendable {
         }
         var stereoSeconds = Date().timeIntervalSince(stereoStarted)
         if isCancelled() { throw CancellationError() }
+        if let stereo, let warning = Self.littleStereoDepthWarning(stereo, knownPoses: scene.points.isEmpty) {
+            warnings.append(warning)
+            log("warning: \(warning)")
+        }
         progress(.dense, 1)
         if let metresPerUnit {
             for (image, _, sidecar) in sidecars {

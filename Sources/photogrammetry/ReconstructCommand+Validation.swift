@@ -24,6 +24,8 @@ extension ReconstructCommand {
         if holdOutEvery < 0 || holdOutEvery == 1 { throw ValidationError("--hold-out-every must be 0 (off) or at least 2") }
         if let stereoImageSize, stereoImageSize < 128 { throw ValidationError("--stereo-image-size must be at least 128") }
         if let mesh, !mesh.lowercased().hasSuffix(".ply") { throw ValidationError("--mesh must be a .ply file") }
+        if let pointCloud, !pointCloud.lowercased().hasSuffix(".ply") { throw ValidationError("--point-cloud must be a .ply file") }
+        if let bounds, !bounds.lowercased().hasSuffix(".json") { throw ValidationError("--bounds must be a .json file") }
         if !writesMesh {
             // An unknown extension is a usage mistake; a path that cannot be written is not.
             do { _ = try ModelExporter.format(for: URL(fileURLWithPath: output)) } catch {

@@ -26,6 +26,8 @@ final class ModelRequestValidationTests: XCTestCase {
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--detail", "full"], "apply to a model output"),
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--model-report", "r.json"], "apply to a model output"),
             (["-o", folder.appendingPathComponent("mesh.ply").path, "--hold-out-every", "3"], "apply to a model output"),
+            (["-o", model, "--point-cloud", folder.appendingPathComponent("points.txt").path], "--point-cloud must be a .ply file"),
+            (["-o", model, "--bounds", folder.appendingPathComponent("bounds.txt").path], "--bounds must be a .json file"),
             // Secondary outputs are checked up front too: a folder where a file goes, and the reverse.
             (["-o", plyFolder.path], "-o \(plyFolder.path) is a folder; give a file name"),
             (["-o", model, "--mesh", plyFolder.path], "--mesh \(plyFolder.path) is a folder"),

@@ -94,6 +94,34 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertFalse(resized.output.contains("dense stereo on"), resized.output)
     }
 
+    /// Poses of other photos (here each photo's pose given to another) leave stereo almost no
+    /// depth that the photos agree on: the run says so instead of writing a scrap of mesh silently.
+    func testPosesThatDoNotFitThePhotosAreAWarning() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let folder = try BatchCaptures.temporaryDirectory(self)
+        var document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: capture.appendingPathComponent("ground_truth/poses.json")))
+            as? [String: Any])
+        let images = try XCTUnwrap(document["images"] as? [[String: Any]])
+        let names = images.compactMap { $0["file"] as? String }
+        document["images"] = images.enumerated().map { i, image in
+            var shuffled = image
+            shuffled["file"] = names[(i + names.count / 2) % names.count]
+            return shuffled
+        }
+        let posesFile = folder.appendingPathComponent("poses.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: posesFile)
+        let k = capture.appendingPathComponent("images/K.txt").path
+        let result = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh.ply").path,
+                                        "--poses", posesFile.path, "--intrinsics-file", k, "--no-depth"])
+        XCTAssertTrue(result.output.contains("warning: dense stereo kept almost no depth"), result.output)
+        XCTAssertTrue(result.output.contains("do the known poses belong to these photos"), result.output)
+        // The right poses give no such warning.
+        let right = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("right.ply").path, "--poses",
+                                       capture.appendingPathComponent("ground_truth/poses.json").path, "--intrinsics-file", k, "--no-depth"])
+        XCTAssertEqual(right.status, 0, right.output)
+        XCTAssertFalse(right.output.contains("kept almost no depth"), right.output)
+    }
+
     /// `poses` writes structure from motion's own units and says so ("metric": false); given to
     /// `reconstruct --poses` they are not taken for metres (which made a model 3.3 times too large
     /// and called it metric): the model keeps their units, and the depth, which could not be scaled
