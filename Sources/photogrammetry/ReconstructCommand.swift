@@ -74,8 +74,9 @@ struct ReconstructCommand: AsyncParsableCommand {
             depth_sidecars, tracked_poses, also_written, seconds, and for a model: \
             detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs), \
             an "error" event, or after Ctrl-C or SIGTERM a "cancelled" event (exit 130). With \
-            --checkpoint DIR the pose stages are saved in DIR (as `poses --checkpoint` saves them) \
-            and a later run on the same photos and pose options loads them.
+            --checkpoint DIR the pose stages are saved in DIR (as `poses --checkpoint` saves them), \
+            and the dense surface in DIR/dense.ckpt: a later run on the same photos and options \
+            loads them, so another model of the same capture starts at the model stage.
             """
     )
 
@@ -100,7 +101,7 @@ struct ReconstructCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Pose estimation (structure from motion, unless the poses are known)") var estimation: PoseOptions
 
-    @Option(help: "Checkpoint folder for the pose stages (features, matching, mapping): they are saved there and reused by a later run on the same photos and pose options, `poses --checkpoint` runs included.", completion: .directory)
+    @Option(help: "Checkpoint folder: the pose stages (features, matching, mapping) and the dense surface are saved there and reused by a later run on the same photos and options (the pose stages by `poses --checkpoint` runs too; the surface by another model of the same capture, unless --point-cloud asks for stereo's points, which it does not keep).", completion: .directory)
     var checkpoint: String?
 
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes when no tracked poses give the scale): skips structure from motion; each photo's intrinsics come from the file (as `poses` records them) unless --intrinsics or --intrinsics-file is given.")
@@ -165,7 +166,7 @@ struct ReconstructCommand: AsyncParsableCommand {
             }
         }
         let interruption = SessionInterruption { [checkpoint] afterSession in
-            let kept = afterSession ? checkpoint.map { "; finished pose stages are kept in \($0)" } ?? "" : ""
+            let kept = afterSession ? checkpoint.map { "; finished stages are kept in \($0)" } ?? "" : ""
             reporter.close(cancelled: "cancelled; outputs not yet written are not written\(kept)")
             removeEmptyOutputFolder()
             _exit(130)
@@ -272,8 +273,8 @@ struct ReconstructCommand: AsyncParsableCommand {
         let clouds = try lidarPoints.map { file in
             SurfaceReconstruction.PointInput(cloud: try PLYReader.readPointCloud(URL(fileURLWithPath: file)), weight: lidarPointsWeight, name: file)
         }
-        let dense = try DenseRun.run(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds,
-                                     log: { [progress] in progress.note($0) }, progress: { [progress] in progress.update($0, $1) })
+        let dense = try denseStages(scene: scene, imagesDirectory: imagesURL, options: options, frameDepth: frameDepth, points: clouds,
+                                    progress: progress)
         progress.finish()
         // A model's frame (Y up, resting on y = 0), chosen before the model is built so that its
         // full-resolution mesh and point cloud can be written, in that frame, whatever follows.
