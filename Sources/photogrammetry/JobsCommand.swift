@@ -144,7 +144,10 @@ struct JobsCommand: ParsableCommand {
 
         func run() throws {
             try ledger.openRecovered().retry(id)
-            print("queued job '\(id)' again; it resumes from its checkpoint when `photogrammetry batch -o \(ledger.ledger)` runs")
+            // A job that stopped before any stage finished has no checkpoint to resume from.
+            let checkpoint = BatchLayout(root: ledger.folder).checkpointDirectory(id)
+            let kept = ((try? FileManager.default.contentsOfDirectory(atPath: checkpoint.path)) ?? []).contains { !$0.hasPrefix(".") }
+            print("queued job '\(id)' again; it \(kept ? "resumes from its checkpoint" : "runs from the start") when `photogrammetry batch -o \(ledger.ledger)` runs")
         }
     }
 
