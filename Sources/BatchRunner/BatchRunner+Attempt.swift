@@ -42,10 +42,6 @@ extension BatchRunner {
     }
 
     private func finish(_ job: JobRecord, runnerID: String, outputDirectory: URL, files: [String], detail: String?) {
-        // The checkpoints go before the ledger says completed: a runner killed in between leaves
-        // the job running, and its next attempt finds the committed outputs and ends here again
-        // (removed after, a kill at that moment left a completed job's checkpoints for good).
-        if !options.keepCheckpoints { try? FileManager.default.removeItem(at: layout.checkpointDirectory(job.id)) }
         do {
             try ledger.complete(job.id, runnerID: runnerID, outputDirectory: outputDirectory, outputs: files, detail: detail)
         } catch {
@@ -53,10 +49,13 @@ extension BatchRunner {
             return
         }
         // Reported at once: observers (the HTTP server's task log) must not lag behind the ledger,
-        // which clients already see as completed.
+        // which clients already see as completed; removing the checkpoints can take a while. They
+        // go only once the ledger says this runner completed the job: before, a runner that had
+        // lost the job to another could remove the checkpoints the other one was using.
         let seconds = Date().timeIntervalSince1970 - (job.startedAt ?? Date().timeIntervalSince1970)
         observer(.completed(jobID: job.id, seconds: seconds, outputDirectory: outputDirectory, files: files.count))
         tally.add(\.completed)
+        if !options.keepCheckpoints { try? FileManager.default.removeItem(at: layout.checkpointDirectory(job.id)) }
     }
 
     /// Records an attempt that did not complete.

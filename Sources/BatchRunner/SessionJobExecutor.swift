@@ -119,7 +119,7 @@ public struct SessionJobExecutor: JobExecutor {
         var messages: [String] = [], requests: [String: [String]] = [:]
         for (request, message) in failures {
             if requests[message] == nil { messages.append(message) }
-            requests[message, default: []].append(request)
+            if !(requests[message]?.contains(request) ?? false) { requests[message, default: []].append(request) }
         }
         return messages.map { "\(requests[$0, default: []].joined(separator: ", ")): \($0)" }.joined(separator: "; ")
     }

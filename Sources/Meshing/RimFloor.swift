@@ -15,9 +15,9 @@ import ReconstructionCore
 /// vase on a plain floor (synthetic studio captures, seeds 1–3), the upper quartile 2–3 mm.
 ///
 /// A loop qualifies when it opens downwards (its outward normal within `maximumTiltDegrees` of
-/// −up), runs level (90 % of it within `maximumRimSpreadEdges` edge lengths above the plane, so
-/// that it rests on the floor once cut there), every viewpoint lies above the plane (no camera
-/// looked up through it), and the mesh lies above it but for an overshoot: at most
+/// −up), runs level (90 % of it within `maximumRimSpreadEdges` edge lengths above its median
+/// height, so that it rests on the floor once cut there), every viewpoint lies above the floor (no
+/// camera looked up through it), and the mesh lies above its median height but for an overshoot: at most
 /// `maximumBelowFraction` of its vertices below the plane, and none deeper than
 /// `maximumOvershootFraction` of the height above it, so an opening under a part held up by legs
 /// (a chair's seat), or a second piece lower down, is never cut off. Of the qualifying loops, the
@@ -35,8 +35,9 @@ public struct RimFloor: Sendable {
         /// 90 % of the rim must lie within this many edge lengths above the floor (as
         /// `OpeningClosure.Options.maximumSkirtEdges` then asks of a loop closed on it).
         public var maximumRimSpreadEdges: Float = 3
-        /// Where among the rim's heights (sorted upwards, 0…1) the floor is taken. The loop
-        /// qualifies by its median whatever this is.
+        /// Where among the rim's heights (sorted upwards, 0…1) the floor is taken, at most at the
+        /// 90th percentile. The loop qualifies by its median (the checks below are made there),
+        /// whatever this is; the floor is then at most `maximumRimSpreadEdges` edges above it.
         public var floorQuantile: Float = 0.75
         public init() {}
     }
@@ -73,7 +74,8 @@ public struct RimFloor: Sendable {
             let deepest = median - (heights.min() ?? median)
             guard Float(below) <= options.maximumBelowFraction * Float(heights.count),
                   deepest <= options.maximumOvershootFraction * (highest - median) else { continue }
-            let level = rim[min(rim.count - 1, Int(Float(rim.count) * min(max(options.floorQuantile, 0), 1)))]
+            // No higher than the 90th percentile, which the spread check bounds.
+            let level = min(high, rim[min(rim.count - 1, Int(Float(rim.count) * min(max(options.floorQuantile, 0), 1)))])
             guard viewpoints.allSatisfy({ simdDot($0, u) > level }), highest > level, let plane = Plane(normal: u, offset: level) else { continue }
             best = (plane, loop.count)
         }

@@ -1,3 +1,4 @@
+import CaptureIO
 import Foundation
 import Reconstruction
 import ReconstructionCore
@@ -19,8 +20,10 @@ extension DenseRun {
     }
 
     /// The fingerprint of everything a run on photos in `imagesDirectory` reads: every photo's
-    /// name, pose and intrinsics, the sparse points, `options`, and every file of the folder with its
-    /// size and modification time (the photos and their depth, mask and gravity sidecars).
+    /// name, pose and intrinsics, the sparse points, `options`, and the capture's files with their
+    /// size and modification time: the photos, their sidecars (depth, confidence, mask, matte,
+    /// gravity: named after the photo) and `tracked_poses.json`. Other files of the folder (a
+    /// model or checkpoint written there) do not change it.
     public static func checkpointKey(scene: SparseScene, imagesDirectory: URL, options: Options) -> Fingerprint {
         var key = Fingerprint("dense run", "1", "\(options)")
         for image in scene.images {
@@ -34,7 +37,21 @@ extension DenseRun {
             }
         }
         key.combine(array: scene.points.flatMap { [$0.position.x, $0.position.y, $0.position.z] })
-        for file in FolderModelStages.sidecarFingerprints(in: imagesDirectory) { key.combine(file) }
+        let stems = Set(scene.images.map { ($0.name as NSString).deletingPathExtension })
+        for file in FolderModelStages.sidecarFingerprints(in: imagesDirectory, including: { isCaptureFile($0, stems: stems) }) { key.combine(file) }
         return key
+    }
+
+    /// Whether the file `name` is a photo, a sidecar named after one (`0001_depth.png`,
+    /// `IMG_7.jpg` → `IMG_7_mask.png`) or the tracked poses.
+    static func isCaptureFile(_ name: String, stems: Set<String>) -> Bool {
+        if name == CaptureFolderFiles.trackedPoses { return true }
+        // Every prefix that ends before a "_" or "." could be the photo's name without its extension.
+        var index = name.startIndex
+        while index < name.endIndex {
+            if name[index] == "_" || name[index] == ".", stems.contains(String(name[..<index])) { return true }
+            index = name.index(after: index)
+        }
+        return false
     }
 }

@@ -71,16 +71,20 @@ extension DenseRun {
                                                 worldFromCamera: image.cameraFromWorld!.inverse, mask: mask)
     }
 
-    /// A warning when stereo kept almost no depth: fewer fused points than 1 in 1000 of its views'
-    /// pixels. Poses of other photos given with `--poses` show that way (66 points from six
-    /// 768 px views of fountain-P11 posed with Herz-Jesus-P8's poses; its own poses gave 630 000
-    /// from eleven, 15 % of the pixels), as do photos with almost no texture. Nil otherwise.
-    static func littleStereoDepthWarning(_ stereo: DenseStereo.Result, knownPoses: Bool) -> String? {
-        let pixels = stereo.views.reduce(0) { $0 + $1.intrinsics.width * $1.intrinsics.height }
+    /// A warning when stereo kept almost no depth: fewer fused points than 1 in 1000 of the pixels
+    /// it looked at (each view's pixels, or with `masks` the share of them the view's mask keeps).
+    /// Poses of other photos given with `--poses` show that way (66 points from six 768 px views of
+    /// fountain-P11 posed with Herz-Jesus-P8's poses; its own poses gave 630 000 from eleven, 15 %
+    /// of the pixels), as do photos with almost no texture. Nil otherwise.
+    static func littleStereoDepthWarning(_ stereo: DenseStereo.Result, masks: [String: GrayImage], knownPoses: Bool) -> String? {
+        let pixels = stereo.views.reduce(0.0) { total, view in
+            let share = masks[view.name].map { mask in Double(mask.pixels.count { $0 != 0 }) / Double(max(1, mask.pixels.count)) } ?? 1
+            return total + share * Double(view.intrinsics.width * view.intrinsics.height)
+        }
         let points = stereo.pointCloud.positions.count
-        guard pixels > 0, Double(points) < 0.001 * Double(pixels) else { return nil }
-        let share = String(format: "%.3g", 100 * Double(points) / Double(pixels))
-        return "dense stereo kept almost no depth: \(points) points from \(stereo.views.count) views (\(share) % of their pixels; "
+        guard pixels > 0, Double(points) < 0.001 * pixels else { return nil }
+        let share = String(format: "%.3g", 100 * Double(points) / pixels)
+        return "dense stereo kept almost no depth: \(points) points from \(stereo.views.count) views (\(share) % of the pixels it looked at; "
             + (knownPoses ? "photos and their poses usually give 5–20 %): do the known poses belong to these photos (matched by file name)?"
                           : "photos usually give 5–20 %): do the photos show enough texture, and does the scene stand still?")
     }

@@ -140,7 +140,7 @@ public struct DenseRun: Sendable {
         for w in warnings { log("warning: \(w)") }
         // Stereo keeps a depth only where two other photos agree: with fewer than 3 registered
         // photos and no depth sidecar or point cloud to fuse, it is said before stereo runs.
-        if registered.count < 3, clouds.isEmpty, sidecars.isEmpty || metresPerUnit == nil {
+        if options.useStereo, registered.count < 3, clouds.isEmpty, sidecars.isEmpty {
             throw SurfaceReconstruction.SurfaceError.tooFewViews(registered: registered.count)
         }
 
@@ -184,10 +184,6 @@ public struct DenseRun: Sendable {
         }
         var stereoSeconds = Date().timeIntervalSince(stereoStarted)
         if isCancelled() { throw CancellationError() }
-        if let stereo, let warning = Self.littleStereoDepthWarning(stereo, knownPoses: scene.points.isEmpty) {
-            warnings.append(warning)
-            log("warning: \(warning)")
-        }
         progress(.dense, 1)
         if let metresPerUnit {
             for (image, _, sidecar) in sidecars {
@@ -221,8 +217,16 @@ public struct DenseRun: Sendable {
                     let stereoViews = stereo?.views.count ?? 0
                     inputs.replaceSubrange(0..<stereoViews, with: try stereoDepth(masks: masks, reportsProgress: false))
                     stereoSeconds += Date().timeIntervalSince(started)
+                    stereoKeptToObject = false
                 }
             }
+        }
+        // Stereo the only depth, and almost none kept where it looked (the masks' share of each
+        // photo): the poses or the photos are wrong.
+        if let stereo, sidecars.isEmpty || metresPerUnit == nil,
+           let warning = Self.littleStereoDepthWarning(stereo, masks: stereoKeptToObject ? stereoMasks : masks, knownPoses: scene.points.isEmpty) {
+            warnings.append(warning)
+            log("warning: \(warning)")
         }
         let fusedPoints = clouds.reduce(0) { $0 + $1.cloud.count }
         if !options.useStereo && inputs.isEmpty && fusedPoints == 0 { throw SurfaceReconstruction.SurfaceError.noDepthWithoutStereo }

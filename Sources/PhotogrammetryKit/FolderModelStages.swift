@@ -118,8 +118,8 @@ public struct FolderModelStages: ModelStages {
 
     /// Name, size and modification time of every file in `folder`: the photos and the depth, mask
     /// and gravity sidecars the dense stages read.
-    static func sidecarFingerprints(in folder: URL) -> [String] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    static func sidecarFingerprints(in folder: URL, including include: (String) -> Bool = { _ in true }) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(include).sorted()
         return names.map { name in
             let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
             let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1

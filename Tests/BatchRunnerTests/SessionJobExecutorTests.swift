@@ -29,7 +29,7 @@ final class SessionJobExecutorTests: XCTestCase {
     func testTheSameFailureOfSeveralRequestsIsSaidOnce() {
         let message = SessionJobExecutor.failureMessage([("poses", "need at least 2 usable images"), ("pointCloud", "need at least 2 usable images"),
                                                          ("model a.usdz (reduced)", "need at least 2 usable images"),
-                                                         ("writing outputs", "disk full")])
+                                                         ("writing outputs", "disk full"), ("writing outputs", "disk full")])
         XCTAssertEqual(message, "poses, pointCloud, model a.usdz (reduced): need at least 2 usable images; writing outputs: disk full")
     }
 }

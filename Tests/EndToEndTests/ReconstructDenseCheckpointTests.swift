@@ -32,7 +32,9 @@ final class ReconstructDenseCheckpointTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: checkpoint + "/dense.ckpt"))
         XCTAssertFalse(messages(first, "note").contains { $0.hasPrefix("dense, surface: loaded") })
 
-        // Reduced asks for the same stereo size: the surface is loaded, and no stereo runs.
+        // Reduced asks for the same stereo size: the surface is loaded, and no stereo runs. A file
+        // that is not part of the capture (a model written beside the photos) changes nothing.
+        try Data("glTF".utf8).write(to: capture.appendingPathComponent("images/model.glb"))
         let second = try reconstruct("vase.obj", ["--detail", "reduced"])
         XCTAssertTrue(messages(second, "note").contains { $0.hasPrefix("dense, surface: loaded from the checkpoint (saved about ") },
                       "\(messages(second, "note"))")
