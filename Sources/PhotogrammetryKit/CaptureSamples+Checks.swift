@@ -44,7 +44,7 @@ extension CaptureSamples {
             + "\(unconvertible.count == 1 ? "gives" : "give") a focal length in millimetres but not what turns it into pixels "
             + "(a 35 mm equivalent, or the focal-plane resolution with the camera's image size): the focal length is estimated "
             + "from the photos instead (self-calibration); if you know the intrinsics, give them (--intrinsics or --intrinsics-file, "
-            + "a K.txt with a job's photos)"
+            + "a job's \"intrinsicsFile\")"
     }
 
     /// The warning for photos in `directory` whose names are not valid UTF-8, nil when there are none.
@@ -120,7 +120,7 @@ extension CaptureSamples {
         return result
     }
 
-    private static func advice(_ hint: IntrinsicsFit.Hint?, rotated: Bool) -> String {
+    static func advice(_ hint: IntrinsicsFit.Hint?, rotated: Bool) -> String {
         switch hint {
         case .scaled(let factor)?:
             return "; K seems to be for photos \(String(format: "%.4g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.4g", factor))"

@@ -11,20 +11,27 @@ extension DenseRun {
                          stereoSeconds: stereoSeconds, fusionSeconds: surface.seconds, warnings: warnings)
     }
 
-    /// A run restored from a checkpoint: its surface and what was measured, without a stereo point cloud.
+    /// A run restored from a checkpoint (`isRestored`): its surface and what was measured, without a stereo point cloud.
     public init(restoring saved: SavedDenseResult) {
         self.init(stereo: nil,
                   surface: SurfaceReconstruction.Result(mesh: saved.mesh, bounds: saved.bounds, voxelSize: saved.voxelSize, seconds: saved.fusionSeconds),
                   metresPerUnit: saved.metresPerUnit, up: saved.up, warnings: saved.warnings, stereoSeconds: saved.stereoSeconds,
                   lidarViews: saved.lidarViews, trackedScaleCameras: saved.trackedScaleCameras, fusedPoints: saved.fusedPoints)
+        isRestored = true
     }
 
     /// The fingerprint of everything a run on photos in `imagesDirectory` reads: every photo's
-    /// name, pose and intrinsics, the sparse points, `options`, and the capture's files with their
+    /// name, pose and intrinsics, the sparse points, `options` (the stereo size no larger than the
+    /// largest photo, so the levels of small photos share one), and the capture's files with their
     /// size and modification time: the photos, their sidecars (depth, confidence, mask, matte,
     /// gravity: named after the photo) and `tracked_poses.json`. Other files of the folder (a
     /// model or checkpoint written there) do not change it.
     public static func checkpointKey(scene: SparseScene, imagesDirectory: URL, options: Options) -> Fingerprint {
+        // Photos are never scaled up: a size above the largest photo's does the same work.
+        var options = options
+        if let largest = scene.images.map({ max($0.intrinsics.width, $0.intrinsics.height) }).max(), largest > 0 {
+            options.stereo.maxImageDimension = min(options.stereo.maxImageDimension, largest)
+        }
         var key = Fingerprint("dense run", "1", "\(options)")
         for image in scene.images {
             key.combine(image.name)

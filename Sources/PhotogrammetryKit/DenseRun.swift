@@ -25,6 +25,9 @@ public struct DenseRun: Sendable {
     public var trackedScaleCameras: Int
     /// Points fused from point clouds.
     public var fusedPoints: Int
+    /// Whether this is a run loaded from a checkpoint (`init(restoring:)`): its times are those of
+    /// the run that saved it.
+    public var isRestored = false
 
     public struct Options: Sendable {
         public var stereo = DenseStereo.Options()

@@ -25,6 +25,14 @@ public enum KnownPoses {
         let cameras: (URL) throws -> (CameraIntrinsics, IntrinsicsSource)
         if let intrinsics {
             let size = try ImageCodec.decodeGray(try Data(contentsOf: first))
+            // A K made for other photos (another size, turned) is said before any work, as `poses` says it.
+            switch IntrinsicsFit.check(intrinsics, width: size.width, height: size.height) {
+            case .fits: break
+            case .offCentre(let hint), .outside(let hint):
+                throw CaptureIOError(path: first.path, problem: "is \(size.width)×\(size.height) pixels, and the given K's principal point "
+                                     + String(format: "(%.1f, %.1f)", intrinsics.cx, intrinsics.cy) + " is far from its centre"
+                                     + CaptureSamples.advice(hint, rotated: false))
+            }
             let camera = intrinsics.cameraIntrinsics(width: size.width, height: size.height)
             cameras = { _ in (camera, .given) }
         } else {

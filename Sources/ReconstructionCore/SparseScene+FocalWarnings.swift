@@ -11,7 +11,7 @@ extension SparseScene {
         guard fromExif.count >= 3, registered * 2 < fromExif.count else { return nil }
         return "only \(registered) of the \(fromExif.count) photos whose focal length came from EXIF registered: if that focal length "
             + "is wrong (a photo cropped after it was taken keeps its camera's EXIF; a tag can be wrong), give the intrinsics "
-            + "(--intrinsics or --intrinsics-file; a K.txt with a job's photos; a sample's intrinsics), or remove it from the photos "
+            + "(--intrinsics or --intrinsics-file; a job's \"intrinsicsFile\"; a sample's intrinsics), or remove it from the photos "
             + "(exiftool -FocalLength= -FocalLengthIn35mmFormat= PHOTOS) so that they calibrate themselves"
     }
 
@@ -21,8 +21,10 @@ extension SparseScene {
     public var twoPhotoSelfCalibrationWarning: String? {
         let registered = images.filter(\.isRegistered)
         guard registered.count == 2, registered.contains(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
-        return "the focal length was self-calibrated from only 2 photos, which determine it poorly; give the intrinsics "
-            + "(--intrinsics or --intrinsics-file; a K.txt with a job's photos; a sample's intrinsics), photos with an EXIF "
+        let k = registered[0].intrinsics
+        let values = String(format: " (fx %.1f px, k1 %.3g: take them as guesses)", k.fx, k.k1)
+        return "the focal length was self-calibrated from only 2 photos, which determine it and the distortion poorly\(values); give the intrinsics "
+            + "(--intrinsics or --intrinsics-file; a job's \"intrinsicsFile\"; a sample's intrinsics), photos with an EXIF "
             + "focal length, or more photos"
     }
 

@@ -7,8 +7,9 @@ extension ReconstructCommand {
         if isKeyframeFolder, poses != nil {
             throw ValidationError("an RGB-D keyframe folder carries its own poses; --poses does not apply")
         }
-        if checkpoint != nil && (poses != nil || isKeyframeFolder) {
-            throw ValidationError("--checkpoint keeps the pose stages, and with \(poses != nil ? "--poses" : "an RGB-D keyframe folder") the poses are known; leave it out")
+        if checkpoint != nil && (isKeyframeFolder || !lidarPoints.isEmpty) {
+            throw ValidationError("--checkpoint keeps the pose stages and the dense surface, not yet the depth of "
+                                  + "\(isKeyframeFolder ? "an RGB-D keyframe folder" : "--lidar-points clouds"); leave it out")
         }
         if !lidarPoints.isEmpty && poses == nil && !isKeyframeFolder {
             throw ValidationError("--lidar-points needs known metric poses (--poses FILE or an RGB-D keyframe folder); point clouds are not registered to estimated poses")

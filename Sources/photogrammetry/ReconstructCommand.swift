@@ -101,7 +101,7 @@ struct ReconstructCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Pose estimation (structure from motion, unless the poses are known)") var estimation: PoseOptions
 
-    @Option(help: "Checkpoint folder: the pose stages (features, matching, mapping) and the dense surface are saved there and reused by a later run on the same photos and options (the pose stages by `poses --checkpoint` runs too; the surface by another model of the same capture, unless --point-cloud asks for stereo's points, which it does not keep).", completion: .directory)
+    @Option(help: "Checkpoint folder: the pose stages (features, matching, mapping) and the dense surface are saved there and reused by a later run on the same photos and options (the pose stages by `poses --checkpoint` runs too; the surface by another model of the same capture, unless --point-cloud asks for stereo's points, which it does not keep). With --poses, the surface alone.", completion: .directory)
     var checkpoint: String?
 
     @Option(help: "Known camera poses (a poses.json, camera-to-world, metres unless the file says \"metric\": false, as `poses` writes when no tracked poses give the scale): skips structure from motion; each photo's intrinsics come from the file (as `poses` records them) unless --intrinsics or --intrinsics-file is given.")

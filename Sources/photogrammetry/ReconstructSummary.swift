@@ -48,9 +48,10 @@ struct ReconstructSummary {
                 : dense.lidarViews == 0 ? "metric (known poses in metres)"
                 : String(format: "metric (%.4g m per pose unit, from %d depth maps)", $0, dense.lidarViews)
         } ?? "pose units"
-        lines.append(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; stereo %.1f s, fusion %.1f s, total %.1f s",
+        lines.append(String(format: "%@ %@: %d triangles, %d vertices, voxel %.4g, %@; %@stereo %.1f s, fusion %.1f s%@, total %.1f s",
                             model == nil ? "wrote" : "dense mesh for", output, dense.surface.mesh.triangleCount, dense.surface.mesh.vertexCount,
-                            dense.surface.voxelSize, scale, dense.stereoSeconds, dense.surface.seconds, seconds))
+                            dense.surface.voxelSize, scale, dense.isRestored ? "loaded from the checkpoint (" : "", dense.stereoSeconds,
+                            dense.surface.seconds, dense.isRestored ? " when computed)" : "", seconds))
         return lines
     }
 
@@ -72,6 +73,8 @@ struct ReconstructSummary {
             "depth_sidecars": dense.lidarViews,
             "tracked_poses": dense.trackedScaleCameras,
             "also_written": alsoWritten,
+            // Times of the run that computed them when they were loaded from the checkpoint.
+            "dense_from_checkpoint": dense.isRestored,
             "stereo_seconds": dense.stereoSeconds,
             "fusion_seconds": dense.surface.seconds,
             "seconds": seconds,

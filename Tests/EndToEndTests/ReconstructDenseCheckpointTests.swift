@@ -45,6 +45,15 @@ final class ReconstructDenseCheckpointTests: XCTestCase {
         XCTAssertEqual(second.last?["metric"] as? Bool, first.last?["metric"] as? Bool)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("vase.obj").path))
 
+        // The text summary says where the surface came from; a stereo size above the photos' (320 px)
+        // does the same work, so the checkpoint serves it too.
+        let text = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("vase-medium.glb").path, "--intrinsics-file", k,
+                                      "--checkpoint", checkpoint, "--detail", "medium"])
+        XCTAssertEqual(text.status, 0, text.output)
+        XCTAssertTrue(text.output.contains("; loaded from the checkpoint (stereo "), text.output)
+        XCTAssertEqual(second.last?["dense_from_checkpoint"] as? Bool, true)
+        XCTAssertEqual(first.last?["dense_from_checkpoint"] as? Bool, false)
+
         // --point-cloud needs stereo's points, which the checkpoint does not keep.
         let third = try reconstruct("vase2.glb", ["--detail", "preview", "--point-cloud", folder.appendingPathComponent("points.ply").path])
         XCTAssertTrue(messages(third, "note").contains { $0.contains("keeps no stereo point cloud") }, "\(messages(third, "note"))")
@@ -56,5 +65,12 @@ final class ReconstructDenseCheckpointTests: XCTestCase {
         let fourth = try reconstruct("vase3.glb", ["--detail", "preview"])
         XCTAssertTrue(messages(fourth, "note").contains("dense: checkpoint files not used, computed again (dense.ckpt: saved for other photos or options)"),
                       "\(messages(fourth, "note"))")
+
+        // Known poses keep the surface too.
+        let poses = capture.appendingPathComponent("ground_truth/poses.json").path
+        let known = try reconstruct("known.glb", ["--detail", "preview", "--poses", poses])
+        XCTAssertFalse(messages(known, "note").contains { $0.hasPrefix("dense, surface: loaded") })
+        let again = try reconstruct("known.obj", ["--detail", "preview", "--poses", poses])
+        XCTAssertTrue(messages(again, "note").contains { $0.hasPrefix("dense, surface: loaded from the checkpoint") }, "\(messages(again, "note"))")
     }
 }

@@ -92,6 +92,13 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertEqual(resized.status, 1, resized.output)
         XCTAssertTrue(resized.output.contains("gives intrinsics for 640×240 pixels, but 0001.jpg is 320×240"), resized.output)
         XCTAssertFalse(resized.output.contains("dense stereo on"), resized.output)
+
+        // A given K made for photos twice as large is said before any work, as `poses` says it.
+        let doubled = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("m4.ply").path, "--poses", posesFile.path,
+                                         "--intrinsics", "576,576,320,240"])
+        XCTAssertEqual(doubled.status, 1, doubled.output)
+        XCTAssertTrue(doubled.output.contains("K seems to be for photos 2× as large: multiply fx, fy, cx and cy by 0.5"), doubled.output)
+        XCTAssertFalse(doubled.output.contains("dense stereo on"), doubled.output)
     }
 
     /// Poses of other photos (here each photo's pose given to another) leave stereo almost no

@@ -43,10 +43,11 @@ final class ReconstructObjectMaskTests: XCTestCase {
         }
     }
 
-    func testACheckpointWithKnownPosesIsRefused() throws {
+    func testACheckpointWithPointCloudsIsRefused() throws {
         let run = try CLIRunner.run(["reconstruct", "photos", "-o", "mesh.ply", "--poses", "poses.json", "--intrinsics", "500,500,320,240",
-                                     "--checkpoint", "ck"])
+                                     "--lidar-points", "scan.ply", "--checkpoint", "ck"])
         XCTAssertNotEqual(run.status, 0)
-        XCTAssertTrue(run.output.contains("--checkpoint keeps the pose stages"), run.output)
+        XCTAssertTrue(run.output.contains("--checkpoint keeps the pose stages and the dense surface, not yet the depth of --lidar-points clouds"),
+                      run.output)
     }
 }
