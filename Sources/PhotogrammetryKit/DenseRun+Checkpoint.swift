@@ -27,9 +27,13 @@ extension DenseRun {
     /// gravity: named after the photo) and `tracked_poses.json`. Other files of the folder (a
     /// model or checkpoint written there) do not change it.
     public static func checkpointKey(scene: SparseScene, imagesDirectory: URL, options: Options) -> Fingerprint {
-        // Photos are never scaled up: a size above the largest photo's does the same work.
+        // Photos are never scaled up: a size above the largest registered photo's (from the files'
+        // headers; not when one cannot be read) does the same work.
         var options = options
-        if let largest = scene.images.map({ max($0.intrinsics.width, $0.intrinsics.height) }).max(), largest > 0 {
+        let sides = scene.images.filter(\.isRegistered).map { image in
+            ImageDimensions.read(contentsOf: imagesDirectory.appendingPathComponent(image.name)).map { max($0.width, $0.height) }
+        }
+        if !sides.isEmpty, !sides.contains(nil), let largest = sides.compactMap({ $0 }).max(), largest > 0 {
             options.stereo.maxImageDimension = min(options.stereo.maxImageDimension, largest)
         }
         var key = Fingerprint("dense run", "1", "\(options)")

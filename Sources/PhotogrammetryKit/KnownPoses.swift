@@ -11,7 +11,9 @@ public enum KnownPoses {
     /// own intrinsics from the poses file (as `poses` writes them: self-calibrated focal lengths
     /// and distortion included). No sparse points. Photos without a pose are unregistered, saying
     /// so; a file that names none of the photos is an error, and so, without `intrinsics`, is a
-    /// posed photo that the file gives no intrinsics for, or intrinsics of another size.
+    /// posed photo that the file gives no intrinsics for, or intrinsics of another size, and with
+    /// them, a K whose principal point lies outside the first posed photo or that fits it only
+    /// scaled or turned.
     public static func scene(posesFile: URL, imagesDirectory: URL, intrinsics: PinholeIntrinsics?) throws -> SparseScene {
         let poses = Dictionary(try PosesJSONReader.load(posesFile).map { ($0.name, $0.worldFromCamera) }, uniquingKeysWith: { a, _ in a })
         let photos = try ImageFolder.listImages(in: imagesDirectory)
@@ -23,15 +25,21 @@ public enum KnownPoses {
                                           + "(poses are matched to photos by file name; it has \(poses.count): \(examples)\(poses.count > 3 ? ", …" : ""))")
         }
         let cameras: (URL) throws -> (CameraIntrinsics, IntrinsicsSource)
+        // A photo without a pose needs no intrinsics of its own: it keeps those of the first posed photo.
+        let firstPosed = photos.first { (poses[$0.lastPathComponent] ?? nil) != nil } ?? first
         if let intrinsics {
-            let size = try ImageCodec.decodeGray(try Data(contentsOf: first))
-            // A K made for other photos (another size, turned) is said before any work, as `poses` says it.
+            let size = try ImageCodec.decodeGray(try Data(contentsOf: firstPosed))
+            // A K made for other photos (another size, turned) is refused before any work, as `poses`
+            // refuses it photo by photo; a principal point merely off the centre is left to the user.
+            let where_ = String(format: "(%.1f, %.1f)", intrinsics.cx, intrinsics.cy)
             switch IntrinsicsFit.check(intrinsics, width: size.width, height: size.height) {
-            case .fits: break
-            case .offCentre(let hint), .outside(let hint):
-                throw CaptureIOError(path: first.path, problem: "is \(size.width)×\(size.height) pixels, and the given K's principal point "
-                                     + String(format: "(%.1f, %.1f)", intrinsics.cx, intrinsics.cy) + " is far from its centre"
-                                     + CaptureSamples.advice(hint, rotated: false))
+            case .fits, .offCentre(nil): break
+            case .offCentre(let hint?):
+                throw CaptureIOError(path: firstPosed.path, problem: "is \(size.width)×\(size.height) pixels, and the given K's principal point "
+                                     + "\(where_) is far from its centre" + CaptureSamples.advice(hint, rotated: false))
+            case .outside(let hint):
+                throw CaptureIOError(path: firstPosed.path, problem: "is \(size.width)×\(size.height) pixels, and the given K's principal point "
+                                     + "\(where_) lies outside it" + CaptureSamples.advice(hint, rotated: false))
             }
             let camera = intrinsics.cameraIntrinsics(width: size.width, height: size.height)
             cameras = { _ in (camera, .given) }
@@ -39,8 +47,6 @@ public enum KnownPoses {
             let recorded = try PosesJSONReader.loadIntrinsics(posesFile)
             cameras = { url in try recordedIntrinsics(recorded, of: url, posesFile: posesFile) }
         }
-        // A photo without a pose needs no intrinsics of its own: it keeps those of the first posed photo.
-        let firstPosed = photos.first { (poses[$0.lastPathComponent] ?? nil) != nil } ?? first
         return SparseScene(images: try photos.map { url in
             let pose = poses[url.lastPathComponent] ?? nil
             let (camera, source) = try cameras(pose == nil ? firstPosed : url)

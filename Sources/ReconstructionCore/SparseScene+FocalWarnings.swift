@@ -20,8 +20,8 @@ extension SparseScene {
     /// 0.2 % from three). Every session user gets it (`poses`, batch and serve jobs, the API).
     public var twoPhotoSelfCalibrationWarning: String? {
         let registered = images.filter(\.isRegistered)
-        guard registered.count == 2, registered.contains(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
-        let k = registered[0].intrinsics
+        guard registered.count == 2, let guessed = registered.first(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
+        let k = guessed.intrinsics
         let values = String(format: " (fx %.1f px, k1 %.3g: take them as guesses)", k.fx, k.k1)
         return "the focal length was self-calibrated from only 2 photos, which determine it and the distortion poorly\(values); give the intrinsics "
             + "(--intrinsics or --intrinsics-file; a job's \"intrinsicsFile\"; a sample's intrinsics), photos with an EXIF "

@@ -12,7 +12,7 @@ extension ReconstructCommand {
     func denseStages(scene: SparseScene, imagesDirectory: URL, options: DenseRun.Options, frameDepth: [String: DepthSidecar],
                      points: [SurfaceReconstruction.PointInput], progress: StageProgress) throws -> DenseRun {
         let reporter = progress.reporter
-        // Known depth per frame and point clouds come only with known poses, which take no checkpoint.
+        // Keyframe depth and point clouds are not in the key: validation refuses --checkpoint with them.
         let checkpoint = frameDepth.isEmpty && points.isEmpty ? checkpoint : nil
         let store = try checkpoint.map { try StageCheckpointStore(directory: URL(fileURLWithPath: $0, isDirectory: true)) }
         let key = store.map { _ in DenseRun.checkpointKey(scene: scene, imagesDirectory: imagesDirectory, options: options) }

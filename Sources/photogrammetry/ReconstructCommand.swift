@@ -71,7 +71,7 @@ struct ReconstructCommand: AsyncParsableCommand {
             through features, matching, mapping (when poses are estimated), dense, surface, and \
             model and export (for a model); "note" and "warning" events; then one "complete" event \
             (output, registered and images, dense_mesh, metric and metres_per_pose_unit, \
-            depth_sidecars, tracked_poses, also_written, seconds, and for a model: \
+            depth_sidecars, tracked_poses, dense_from_checkpoint, also_written, seconds, and for a model: \
             detail, files, triangles, charts, atlas_utilisation, photo_coverage, held_out PSNRs), \
             an "error" event, or after Ctrl-C or SIGTERM a "cancelled" event (exit 130). With \
             --checkpoint DIR the pose stages are saved in DIR (as `poses --checkpoint` saves them), \

@@ -29,6 +29,11 @@ final class ExifFocalWarningTests: XCTestCase {
     func testTwoSelfCalibratedPhotosAreAWarning() throws {
         let warning = try XCTUnwrap(scene([(.defaultGuess, true), (.defaultGuess, true), (.defaultGuess, false)]).twoPhotoSelfCalibrationWarning)
         XCTAssertTrue(warning.hasPrefix("the focal length was self-calibrated from only 2 photos"), warning)
+        XCTAssertTrue(warning.contains("(fx 60.0 px, k1 0: take them as guesses)"), warning)
+        // The values are the self-calibrated photo's, not a given one's.
+        var mixed = scene([(.given, true), (.defaultGuess, true)])
+        mixed.images[1].intrinsics.fx = 75
+        XCTAssertTrue(mixed.twoPhotoSelfCalibrationWarning?.contains("fx 75.0 px") == true, mixed.twoPhotoSelfCalibrationWarning ?? "nil")
         XCTAssertNil(scene(Array(repeating: (.defaultGuess, true), count: 3)).twoPhotoSelfCalibrationWarning, "three photos determine it")
         XCTAssertNil(scene([(.given, true), (.given, true)]).twoPhotoSelfCalibrationWarning, "a given focal length is not calibrated")
         XCTAssertNil(scene([(.exif, true), (.exif, true)]).twoPhotoSelfCalibrationWarning)
