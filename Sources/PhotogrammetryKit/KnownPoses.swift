@@ -31,15 +31,15 @@ public enum KnownPoses {
             let size = try ImageCodec.decodeGray(try Data(contentsOf: firstPosed))
             // A K made for other photos (another size, turned) is refused before any work, as `poses`
             // refuses it photo by photo; a principal point merely off the centre is left to the user.
-            let where_ = String(format: "(%.1f, %.1f)", intrinsics.cx, intrinsics.cy)
-            switch IntrinsicsFit.check(intrinsics, width: size.width, height: size.height) {
-            case .fits, .offCentre(nil): break
-            case .offCentre(let hint?):
+            let misfit: (placement: String, hint: IntrinsicsFit.Hint?)? = switch IntrinsicsFit.check(intrinsics, width: size.width, height: size.height) {
+            case .fits, .offCentre(nil): nil
+            case .offCentre(let hint?): ("is far from its centre", hint)
+            case .outside(let hint): ("lies outside it", hint)
+            }
+            if let misfit {
                 throw CaptureIOError(path: firstPosed.path, problem: "is \(size.width)×\(size.height) pixels, and the given K's principal point "
-                                     + "\(where_) is far from its centre" + CaptureSamples.advice(hint, rotated: false))
-            case .outside(let hint):
-                throw CaptureIOError(path: firstPosed.path, problem: "is \(size.width)×\(size.height) pixels, and the given K's principal point "
-                                     + "\(where_) lies outside it" + CaptureSamples.advice(hint, rotated: false))
+                                     + String(format: "(%.1f, %.1f) ", intrinsics.cx, intrinsics.cy) + misfit.placement
+                                     + CaptureSamples.advice(misfit.hint, rotated: false))
             }
             let camera = intrinsics.cameraIntrinsics(width: size.width, height: size.height)
             cameras = { _ in (camera, .given) }

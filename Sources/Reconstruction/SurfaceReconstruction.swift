@@ -115,26 +115,6 @@ public struct SurfaceReconstruction: Sendable {
         /// Points of the clouds left out for lying outside the masks' visual hull.
         public var pointsOutsideSilhouettes = 0
         public var seconds: Double
-
-        /// A result with no cleanup, closure or support to report (one restored from a checkpoint).
-        public init(mesh: TriangleMesh, bounds: BoundingBox, voxelSize: Float, seconds: Double) {
-            self.init(mesh: mesh, bounds: bounds, voxelSize: voxelSize, cleanup: MeshCleanup.Report(), seconds: seconds)
-        }
-
-        init(mesh: TriangleMesh, bounds: BoundingBox, voxelSize: Float, cleanup: MeshCleanup.Report, closure: OpeningClosure.Report = .init(),
-             supportPlane: Plane? = nil, floorFromRim: Bool = false, silhouetteVoxels: Int = 0, pointsOutsideSilhouettes: Int = 0,
-             seconds: Double) {
-            self.mesh = mesh
-            self.bounds = bounds
-            self.voxelSize = voxelSize
-            self.cleanup = cleanup
-            self.closure = closure
-            self.supportPlane = supportPlane
-            self.floorFromRim = floorFromRim
-            self.silhouetteVoxels = silhouetteVoxels
-            self.pointsOutsideSilhouettes = pointsOutsideSilhouettes
-            self.seconds = seconds
-        }
     }
 
     public enum SurfaceError: Error, CustomStringConvertible {
@@ -313,5 +293,13 @@ public struct SurfaceReconstruction: Sendable {
             }
         }
         return out
+    }
+}
+
+extension SurfaceReconstruction.Result {
+    /// A result with no cleanup, closure or support to report (one restored from a checkpoint).
+    /// In an extension, so that the memberwise initialiser stays.
+    public init(mesh: TriangleMesh, bounds: BoundingBox, voxelSize: Float, seconds: Double) {
+        self.init(mesh: mesh, bounds: bounds, voxelSize: voxelSize, cleanup: MeshCleanup.Report(), seconds: seconds)
     }
 }
