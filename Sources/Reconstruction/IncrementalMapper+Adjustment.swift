@@ -37,6 +37,9 @@ extension IncrementalMapper {
             let source = images.first { $0.cameraGroup == group }!.intrinsicsSource
             let refinable = source != .given || options.refineGivenIntrinsics
             var refine: BundleAdjustmentProblem.Refinement = refineIntrinsics && refinable ? [.focalLength, .k1] : []
+            // Two views cannot tell lens distortion from a change of focal length and depth: k1
+            // wanders (−1.7 seen on two photos of a facade) and takes the focal length with it.
+            if registered.count < 3 { refine.remove(.k1) }
             if !refine.isEmpty, options.refinesPrincipalPoint { refine.insert(.principalPoint) }
             cameraIndex[group] = problem.addCamera(cameraIntrinsics[group]!, refine: refine)
         }

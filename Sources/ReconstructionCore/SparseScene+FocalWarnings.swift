@@ -17,13 +17,13 @@ extension SparseScene {
 
     /// A warning when the focal length was found by self-calibration from two photos only: two
     /// views determine it poorly (fountain-P11 at half size: 24 % too long from two photos, within
-    /// 0.2 % from three). Every session user gets it (`poses`, batch and serve jobs, the API).
+    /// 0.2 % from three) and the mapper holds their distortion at its start (0). Every session user gets it (`poses`, batch and serve jobs, the API).
     public var twoPhotoSelfCalibrationWarning: String? {
         let registered = images.filter(\.isRegistered)
         guard registered.count == 2, let guessed = registered.first(where: { $0.intrinsicsSource == .defaultGuess }) else { return nil }
         let k = guessed.intrinsics
-        let values = String(format: " (fx %.1f px, k1 %.3g: take them as guesses)", k.fx, k.k1)
-        return "the focal length was self-calibrated from only 2 photos, which determine it and the distortion poorly\(values); give the intrinsics "
+        let value = String(format: " (fx %.1f px: take it as a guess; lens distortion held at k1 %.3g)", k.fx, k.k1)
+        return "the focal length was self-calibrated from only 2 photos, which determine it poorly\(value); give the intrinsics "
             + "(--intrinsics or --intrinsics-file; a job's \"intrinsicsFile\"; a sample's intrinsics), photos with an EXIF "
             + "focal length, or more photos"
     }

@@ -39,6 +39,14 @@ final class UncalibratedCaptureTests: XCTestCase {
         XCTAssertEqual(poses.status, 0, poses.output)
         XCTAssertTrue(poses.output.contains("registered 2/2 images"), poses.output)
         XCTAssertTrue(poses.output.contains("warning: the focal length was self-calibrated from only 2 photos"), poses.output)
+        // Two views cannot tell distortion from focal length: k1 stays at 0 (it wandered to −1.7 once).
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("poses.json"))) as? [String: Any]
+        let images = try XCTUnwrap(written?["images"] as? [[String: Any]])
+        XCTAssertEqual(images.count, 2)
+        for image in images {
+            let intrinsics = try XCTUnwrap(image["intrinsics"] as? [String: Any])
+            XCTAssertEqual(intrinsics["k1"] as? Double, 0, "\(image)")
+        }
 
         // With --json the warning comes before `complete`, the last event.
         let json = try CLIRunner.run(["poses", pair.path, "-o", pair.appendingPathComponent("out-json").path, "--json"])

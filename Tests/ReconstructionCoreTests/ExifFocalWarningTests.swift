@@ -29,7 +29,7 @@ final class ExifFocalWarningTests: XCTestCase {
     func testTwoSelfCalibratedPhotosAreAWarning() throws {
         let warning = try XCTUnwrap(scene([(.defaultGuess, true), (.defaultGuess, true), (.defaultGuess, false)]).twoPhotoSelfCalibrationWarning)
         XCTAssertTrue(warning.hasPrefix("the focal length was self-calibrated from only 2 photos"), warning)
-        XCTAssertTrue(warning.contains("(fx 60.0 px, k1 0: take them as guesses)"), warning)
+        XCTAssertTrue(warning.contains("(fx 60.0 px: take it as a guess; lens distortion held at k1 0)"), warning)
         // The values are the self-calibrated photo's, not a given one's.
         var mixed = scene([(.given, true), (.defaultGuess, true)])
         mixed.images[1].intrinsics.fx = 75
