@@ -187,6 +187,9 @@ public struct CaptureSamples: Sendable {
         do {
             depth = try ImageCodec.decodeHEIFDepth(Data(contentsOf: photo))
         } catch {
+            // A photo that does not decode itself is skipped, and said so, where its features are
+            // read: a note that it "is used without depth" would contradict that.
+            guard (try? ImageCodec.decodeGray(Data(contentsOf: photo))) != nil else { return nil }
             throw Problem(description: "\(photo.lastPathComponent): its embedded depth does not decode (the photo is used without depth): \(error)")
         }
         guard let depth else { return nil }

@@ -29,7 +29,7 @@ struct SynthCommand: ParsableCommand {
     @Argument(help: "Scene: \(SyntheticSceneKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var scene: SyntheticSceneKind
 
-    @Option(name: .shortAndLong, help: "Output folder (created if missing).")
+    @Option(name: .shortAndLong, help: "Output folder (created if missing). An earlier capture there is replaced (its images/, ground_truth/ and capture.json); other files are kept.")
     var output: String
 
     @Option(help: "Number of views (split over the orbits, and over both passes for flip-object).")
@@ -67,9 +67,35 @@ struct SynthCommand: ParsableCommand {
         settings.surroundings = surroundings
         let capture = SyntheticCapture(settings: settings)
         let outputURL = URL(fileURLWithPath: output, isDirectory: true)
+        try clearEarlierCapture(in: outputURL)
         try SyntheticCaptureWriter.write(capture, to: outputURL, photoFormat: format, sidecars: !photosOnly)
         print(String(format: "wrote %d views of %@ (%d×%d) to %@ in %.1f s", views, scene.rawValue, width, height,
                      outputURL.path, Date().timeIntervalSince(started)))
+    }
+}
+
+extension SynthCommand {
+    /// The folders and file a capture consists of.
+    static let captureParts = ["images", GroundTruth.syntheticFolderName, "capture.json"]
+
+    /// An earlier capture in `folder` (its capture.json says synth wrote it) is removed, so that
+    /// none of its photos or sidecars stays beside the new ones (more views, or sidecars that a
+    /// `--photos-only` capture would otherwise seem to have). Other files are left alone; an
+    /// `images/` or `ground_truth/` folder that synth did not write is refused, not overwritten.
+    func clearEarlierCapture(in folder: URL) throws {
+        let parts = Self.captureParts.map { folder.appendingPathComponent($0) }
+        let present = parts.filter { FileManager.default.fileExists(atPath: $0.path) }
+        guard !present.isEmpty else { return }
+        guard FileManager.default.fileExists(atPath: parts[2].path) else {
+            throw CommandFailure("-o \(output) already holds \(present.map(\.lastPathComponent).joined(separator: " and ")) "
+                                 + "that synth did not write (no capture.json); choose another folder")
+        }
+        for part in present {
+            do { try FileManager.default.removeItem(at: part) } catch {
+                throw CommandFailure("-o \(output): cannot remove the earlier capture's \(part.lastPathComponent): \(error.localizedDescription)")
+            }
+        }
+        print("replaced the earlier capture in \(folder.path)")
     }
 }
 

@@ -465,6 +465,8 @@ final class CaptureSamplesTests: XCTestCase {
         // that their "embedded depth" does not decode (the PNG was told so, then read fine).
         let read = try CaptureSamples.read(imagesDirectory: folder)
         XCTAssertFalse(read.notes.contains { $0.contains("d.heic") || $0.contains("e.heic") }, "\(read.notes)")
+        // The truncated one is skipped as a photo: no note says it "is used without depth".
+        XCTAssertFalse(read.notes.contains { $0.contains("c.heic") }, "\(read.notes)")
         let reasons = try await invalidSamples(read.samples)
         XCTAssertEqual(Set(reasons.keys), ["c.heic", "d.heic"])
         XCTAssertTrue(reasons["c.heic"]?.contains("HEIF") ?? false, reasons["c.heic"] ?? "")
