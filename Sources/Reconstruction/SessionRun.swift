@@ -208,10 +208,11 @@ final class SessionRun: @unchecked Sendable {
         seconds[.matching] = matching.seconds
 
         // Mapping.
-        // "EXIF checked": mappings saved before EXIF focal lengths were checked against the pairs
-        // (`FocalLengthFromPairs.exifContradicted`) are made again, not restored.
+        // "EXIF checked on pairs matched again": mappings saved before EXIF focal lengths were
+        // checked against the pairs (`FocalLengthFromPairs.exifContradicted`), or checked on the
+        // matches the EXIF focal length itself had kept, are made again, not restored.
         var mappingKey = Fingerprint(Self.checkpointFormat, "mapping", "\(options.mapper)",
-                                     "separate models of \(options.minSeparateModelImages)", "EXIF checked")
+                                     "separate models of \(options.minSeparateModelImages)", "EXIF checked on pairs matched again")
         mappingKey.combine(matchingKey)
         for i in usable { mappingKey.combine(sources[i].name) }
         let mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in
