@@ -27,4 +27,19 @@ extension PoseEstimation {
             + "it was taken keeps its camera's EXIF; if you know the intrinsics, give them: --intrinsics or --intrinsics-file, a K.txt "
             + "with a job's photos, a sample's intrinsics)"
     }
+
+    /// The warning for photos whose given focal length their pairs clearly contradict
+    /// (`FocalLengthFromPairs.givenContradicted`); nil when there are none. `names` name `inputs`.
+    public static func givenFocalWarning(_ contradicted: [(group: Int, given: Double, found: Double)],
+                                         inputs: [IncrementalMapper.ImageInput], names: [String]) -> String? {
+        guard !contradicted.isEmpty else { return nil }
+        let parts = contradicted.map { c -> String in
+            let members = inputs.indices.filter { inputs[$0].cameraGroup == c.group }
+            let photos = members.count == 1 ? names[members[0]] : "\(members.count) photos (\(names[members[0]]), …)"
+            return String(format: "%@: given %.0f px, the pairs agree on about %.0f px (%.2f×)", photos, c.given, c.found, c.found / c.given)
+        }
+        return "the given focal length disagrees with what the photos' pairs agree on (\(parts.joined(separator: "; "))): it was held, "
+            + "and poses estimated with a wrong one are wrong; check K (one made for photos of another size needs fx, fy, cx and cy "
+            + "scaled alike), or let it be refined (--refine-intrinsics)"
+    }
 }

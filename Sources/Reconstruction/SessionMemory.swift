@@ -45,4 +45,6 @@ struct PoseStagesResult: Sendable {
     var stageSeconds: [ProcessingStage: Double]
     /// The warning when photos' EXIF focal length was set aside (`PoseEstimation.exifSetAsideWarning`).
     var exifSetAside: String?
+    /// The warning when photos' given focal length their pairs contradict (`PoseEstimation.givenFocalWarning`).
+    var givenFocalContradicted: String? = nil
 }

@@ -222,9 +222,15 @@ final class SessionRun: @unchecked Sendable {
 
         let report = estimation.report(sources: sources, features: features.value, matching: matching.value,
                                        mapping: mapping.value, stageSeconds: [:])
+        // A given focal length is held; the pairs, matched again, say whether they agree (about a
+        // second on 12 pairs, skipped when it is refined anyway).
+        let contradicted = options.mapper.refineGivenIntrinsics ? [] : FocalLengthFromPairs.givenContradicted(
+            inputs, geometries: matching.value.geometries, verifier: PairVerifier(options: options.verification), workers: options.workers)
         return PoseStagesResult(report: report, mappingKey: mappingKey, invalidSamples: invalid, downsampled: downsampled,
                                 stageSeconds: seconds,
-                                exifSetAside: PoseEstimation.exifSetAsideWarning(sources: sources, scene: report.scene))
+                                exifSetAside: PoseEstimation.exifSetAsideWarning(sources: sources, scene: report.scene),
+                                givenFocalContradicted: PoseEstimation.givenFocalWarning(contradicted, inputs: inputs,
+                                                                                         names: usable.map { sources[$0].name }))
     }
 
     /// The pose stages of an earlier `process` call on the same inputs, reported as restored in
@@ -252,7 +258,7 @@ final class SessionRun: @unchecked Sendable {
     private func deliverPoseResults(_ result: PoseStagesResult) {
         let report = result.report, scene = report.scene
         let invalid = Set(result.invalidSamples.map(\.index))
-        for warning in [result.exifSetAside, scene.exifFocalWarning, scene.twoPhotoSelfCalibrationWarning].compactMap({ $0 }) { emit(.inputWarning(warning)) }
+        for warning in [result.givenFocalContradicted, result.exifSetAside, scene.exifFocalWarning, scene.twoPhotoSelfCalibrationWarning].compactMap({ $0 }) { emit(.inputWarning(warning)) }
         var skipped = false
         for (i, image) in scene.images.enumerated() where !image.isRegistered && !invalid.contains(i) {
             emit(.skippedSample(id: samples[i].id))
