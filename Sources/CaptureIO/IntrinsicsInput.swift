@@ -72,7 +72,10 @@ public struct PinholeIntrinsics: Equatable, Sendable {
             throw CaptureIOError(file: url, "cannot read K file: \(FileReadFailure.reason(url, error))")
         }
         let separators = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ","))
-        let tokens = text.components(separatedBy: separators).filter { !$0.isEmpty }
+        // Lines starting with # are comments (a "# K" header, say).
+        let body = text.components(separatedBy: .newlines)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")
+        let tokens = body.components(separatedBy: separators).filter { !$0.isEmpty }
         guard tokens.count == 9 else {
             throw CaptureIOError(file: url, "K file must hold a 3×3 matrix (9 numbers), found \(tokens.count) value(s)")
         }
@@ -108,6 +111,15 @@ public struct PinholeIntrinsics: Equatable, Sendable {
         }
         guard fx > 0, fy > 0 else {
             throw failure("focal lengths must be positive (pixels), got fx = \(fx), fy = \(fy)")
+        }
+        // Below a pixel it is a K in other units (normalised by the photo's size, or millimetres);
+        // above 10⁷ px no lens (a 2000 mm lens on a full-frame sensor is about 55 times the side).
+        guard fx >= 1, fy >= 1 else {
+            throw failure("focal lengths under 1 px (fx = \(fx), fy = \(fy)): K must be in pixels; one normalised by the photo's "
+                          + "size needs fx and cx multiplied by the width, fy and cy by the height")
+        }
+        guard fx <= 1e7, fy <= 1e7 else {
+            throw failure("focal lengths over 10⁷ px (fx = \(fx), fy = \(fy)) are beyond any lens; K must be in pixels")
         }
         return PinholeIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy)
     }

@@ -38,6 +38,24 @@ final class IntrinsicsInputTests: XCTestCase {
         XCTAssertThrowsError(try PinholeIntrinsics.parse(commaSeparated: "1000,0,320,240"))
     }
 
+    /// A K in normalised units (fx 0.9) ran to poses 9° off after only a warning; no lens has 10⁹ px.
+    func testRejectsFocalLengthsNoLensHas() {
+        XCTAssertThrowsError(try PinholeIntrinsics.parse(commaSeparated: "0.9,0.9,0.5,0.33")) { error in
+            XCTAssertTrue(String(describing: error).contains("focal lengths under 1 px (fx = 0.9, fy = 0.9): K must be in pixels"), "\(error)")
+        }
+        XCTAssertThrowsError(try PinholeIntrinsics.parse(commaSeparated: "1e9,1e9,1536,1024")) { error in
+            XCTAssertTrue(String(describing: error).contains("beyond any lens"), "\(error)")
+        }
+        XCTAssertNoThrow(try PinholeIntrinsics.parse(commaSeparated: "1,1,0.5,0.5"))
+    }
+
+    func testAKFileMayHoldCommentLines() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("K-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "# K of fountain-P11\n2759.48 0 1520.69\n  # row two\n0 2764.16 1006.81\n0 0 1\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try PinholeIntrinsics.load(kFile: file), PinholeIntrinsics(fx: 2759.48, fy: 2764.16, cx: 1520.69, cy: 1006.81))
+    }
+
     func testRejectsNonNumbersNamingTheField() {
         XCTAssertThrowsError(try PinholeIntrinsics.parse(commaSeparated: "1000,1000,abc,240")) { error in
             XCTAssertTrue(String(describing: error).contains("cx"), "\(error)")
