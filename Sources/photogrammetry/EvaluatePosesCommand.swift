@@ -34,10 +34,20 @@ struct EvaluatePosesCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: posesURL.path, isDirectory: &isDirectory), isDirectory.boolValue {
             posesURL = posesURL.appendingPathComponent("poses.json")
         }
-        let truth = try GroundTruth.load(URL(fileURLWithPath: groundTruth)).poses
-        let estimated = try PosesJSONReader.load(posesURL)
-        let report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        var report: PoseAccuracyReport
+        do {
+            let truth = try GroundTruth.load(URL(fileURLWithPath: groundTruth)).poses
+            let estimated = try PosesJSONReader.load(posesURL)
+            report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
+        } catch where json {
+            // A JSON reader gets JSON either way.
+            let object = ["error": "\(error)"]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            throw ExitCode.failure
+        }
+        let warnings = [Self.mismatchWarning(report), Self.alignmentWarning(report)].compactMap { $0 }
         if json {
+            report.warnings = warnings.isEmpty ? nil : warnings
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
@@ -46,6 +56,9 @@ struct EvaluatePosesCommand: ParsableCommand {
         print("registered \(report.registeredCount)/\(report.cameraCount)")
         print(String(format: "position error: median %.2f mm, max %.2f mm", report.medianPositionError * 1000, report.maxPositionError * 1000))
         print(String(format: "rotation error: median %.4f°, max %.4f°", report.medianRotationErrorDegrees, report.maxRotationErrorDegrees))
+        if let relative = report.medianRelativeRotationErrorDegrees {
+            print(String(format: "relative rotation error (every pair of cameras, free of the alignment): median %.4f°", relative))
+        }
         for c in report.cameras {
             if let p = c.positionError, let r = c.rotationErrorDegrees {
                 print(String(format: "  %@  %.2f mm  %.4f°", c.name, p * 1000, r))
@@ -58,7 +71,18 @@ struct EvaluatePosesCommand: ParsableCommand {
         if let unmatched = report.unmatchedEstimates, !unmatched.isEmpty {
             print("not scored: \(unmatched.count) registered image(s) with no ground-truth camera of the same name: \(unmatched.joined(separator: ", "))")
         }
-        if let warning = Self.mismatchWarning(report) { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
+
+    /// A warning when the rotation errors after alignment are mostly the alignment's own: it fits
+    /// camera centres, and centres nearly on a line leave the turn about that line free (three
+    /// fountain-P11 cameras: 0.57° after alignment, 0.03° between the cameras).
+    static func alignmentWarning(_ report: PoseAccuracyReport) -> String? {
+        guard let relative = report.medianRelativeRotationErrorDegrees, report.medianRotationErrorDegrees > 0.1,
+              report.medianRotationErrorDegrees > 3 * relative else { return nil }
+        return String(format: "the rotation errors are mostly the alignment's (median %.3f° after it, %.3f° between the cameras): "
+                      + "it fits the camera centres, and centres nearly on a line leave the turn about that line free",
+                      report.medianRotationErrorDegrees, relative)
     }
 
     /// A warning when the aligned cameras point nowhere near the true ones: poses and ground truth

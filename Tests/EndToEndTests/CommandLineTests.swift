@@ -105,6 +105,43 @@ final class CommandLineTests: XCTestCase {
                       result.output)
         let plain = try run(["evaluate-poses", "--ground-truth", capture.path, truthFile.path])
         XCTAssertFalse(plain.output.contains("warning"), plain.output)
+
+        // --json keeps the warning, and an error is JSON too.
+        let json = try run(["evaluate-poses", "--ground-truth", capture.path, file.path, "--json"])
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], json.output)
+        let warnings = try XCTUnwrap(report["warnings"] as? [String], json.output)
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("the median rotation error is 180°") }, "\(warnings)")
+        let missing = try run(["evaluate-poses", "--ground-truth", capture.path, capture.appendingPathComponent("nothing.json").path, "--json"])
+        XCTAssertEqual(missing.status, 1, missing.output)
+        let error = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(missing.output.utf8)) as? [String: Any], missing.output)
+        XCTAssertTrue((error["error"] as? String)?.contains("nothing.json") == true, missing.output)
+    }
+
+    /// Every camera turned by the same 2° about the world's vertical, centres kept: the alignment,
+    /// which fits centres, cannot undo it, so every camera scores 2°, but the cameras agree with
+    /// each other exactly; the report gives both and says which it is.
+    func testEvaluatePosesSeparatesTheAlignmentsRotationFromTheCameras() throws {
+        let capture = try XCTUnwrap(try BatchCaptures.make(1).first)
+        let truthFile = capture.appendingPathComponent("ground_truth/poses.json")
+        var poses = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: truthFile)) as? [String: Any])
+        let (c, z) = (cos(Double.pi / 180), sin(Double.pi / 180))  // q0 = (cos 1°, 0, 0, sin 1°): 2° about z
+        poses["images"] = (poses["images"] as? [[String: Any]] ?? []).map { image in
+            var turned = image
+            if let q = image["rotation"] as? [Double] {  // q0 ⊗ q
+                turned["rotation"] = [c * q[0] - z * q[3], c * q[1] - z * q[2], c * q[2] + z * q[1], c * q[3] + z * q[0]]
+            }
+            return turned
+        }
+        let file = try makeFolder().appendingPathComponent("poses.json")
+        try JSONSerialization.data(withJSONObject: poses).write(to: file)
+        let json = try run(["evaluate-poses", "--ground-truth", capture.path, file.path, "--json"])
+        XCTAssertEqual(json.status, 0, json.output)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], json.output)
+        XCTAssertEqual(try XCTUnwrap(report["medianRotationErrorDegrees"] as? Double), 2, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(report["medianRelativeRotationErrorDegrees"] as? Double), 0, accuracy: 1e-6)
+        let warnings = try XCTUnwrap(report["warnings"] as? [String], json.output)
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("the rotation errors are mostly the alignment's (median 2.000° after it, 0.000° between") },
+                      "\(warnings)")
     }
 
     func testAFailedRunLeavesNoEmptyOutputFolder() throws {
