@@ -60,6 +60,16 @@ public enum PosesJSONReader {
         return out
     }
 
+    /// Why each unregistered image that says so was not registered, by file name.
+    /// - Throws: `ModelExportError` naming the file when it cannot be read or is malformed.
+    public static func loadReasons(_ url: URL) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for entry in try document(url).images where !entry.registered {
+            if let reason = entry.reason, !reason.isEmpty { out[entry.file] = reason }
+        }
+        return out
+    }
+
     /// The decoded file, or an error naming it.
     private static func document(_ url: URL) throws -> Document {
         let data: Data
@@ -108,6 +118,7 @@ public enum PosesJSONReader {
     private struct Entry: Decodable {
         var file: String
         var registered: Bool
+        var reason: String?
         var rotation: [Double]?
         var translation: [Double]?
         var intrinsics: Intrinsics?

@@ -47,11 +47,15 @@ public enum KnownPoses {
             let recorded = try PosesJSONReader.loadIntrinsics(posesFile)
             cameras = { url in try recordedIntrinsics(recorded, of: url, posesFile: posesFile) }
         }
+        // A photo the file lists as not registered keeps the file's reason (a photo that did not decode, say).
+        let reasons = try PosesJSONReader.loadReasons(posesFile)
         return SparseScene(images: try photos.map { url in
             let pose = poses[url.lastPathComponent] ?? nil
             let (camera, source) = try cameras(pose == nil ? firstPosed : url)
+            let reason = reasons[url.lastPathComponent].map { "not registered in \(posesFile.lastPathComponent): \($0)" }
+                ?? "no pose in \(posesFile.lastPathComponent)"
             return SparseScene.Image(name: url.lastPathComponent, intrinsics: camera, intrinsicsSource: source,
-                                     cameraFromWorld: pose?.inverse, unregisteredReason: pose == nil ? "no pose in \(posesFile.lastPathComponent)" : nil,
+                                     cameraFromWorld: pose?.inverse, unregisteredReason: pose == nil ? reason : nil,
                                      keypoints: [], pointIndexOfKeypoint: [])
         }, points: [])
     }

@@ -229,10 +229,13 @@ struct ReconstructCommand: AsyncParsableCommand {
                 for line in scene.unregisteredLines { reporter.note(line) }
             }
             if !posesInMetres {
+                // Depth is named only when there is some to leave out.
+                let hasDepth = !lidarPoints.isEmpty || (try? FileManager.default.contentsOfDirectory(atPath: imagesURL.path))?
+                    .contains { ($0 as NSString).deletingPathExtension.hasSuffix(DepthSidecar.depthSuffix) } == true
+                let depth = hasDepth ? ", and depth sidecars and point clouds, which need metric poses or sparse points to be scaled, are not used. "
+                    + "To take the scale from the depth, reconstruct from the photos without --poses" : ""
                 reporter.warning("\(poses) says its units are not metres (\"metric\": false, as `poses` writes structure from motion's own units without tracked poses): "
-                                 + "the model keeps those units unless \(CaptureFolderFiles.trackedPoses) gives the scale, and depth sidecars and point "
-                                 + "clouds, which need metric poses or sparse points to be scaled, are not used. To take the scale from the depth, "
-                                 + "reconstruct from the photos without --poses")
+                                 + "the model keeps those units unless \(CaptureFolderFiles.trackedPoses) gives the scale\(depth)")
             }
             progress = StageProgress(reporter: reporter, stages: stageWeights(photos: scene.images.count, stereoSize: stereoSize, estimatesPoses: false))
         } else {

@@ -26,16 +26,21 @@ final class ReconstructKnownPosesTests: XCTestCase {
         var poses = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: capture.appendingPathComponent("ground_truth/poses.json")))
             as? [String: Any])
         let images = try XCTUnwrap(poses["images"] as? [[String: Any]])
-        poses["images"] = images.filter { $0["file"] as? String != "0007.jpg" }
+        // 0008.jpg is listed as not registered, with the reason `poses` gave: that reason is kept.
+        poses["images"] = images.filter { $0["file"] as? String != "0007.jpg" }.map { image in
+            guard image["file"] as? String == "0008.jpg" else { return image }
+            return ["file": "0008.jpg", "registered": false, "reason": "skipped: the file is empty"]
+        }
         let posesFile = folder.appendingPathComponent("poses.json")
         try JSONSerialization.data(withJSONObject: poses).write(to: posesFile)
         let result = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh.ply").path,
                                         "--poses", posesFile.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path])
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.output.contains("29/30 photos have a pose in \(posesFile.path)"), result.output)
+        XCTAssertTrue(result.output.contains("28/30 photos have a pose in \(posesFile.path)"), result.output)
         XCTAssertTrue(result.output.contains("not registered: 0007.jpg: no pose in poses.json"), result.output)
+        XCTAssertTrue(result.output.contains("not registered: 0008.jpg: not registered in poses.json: skipped: the file is empty"), result.output)
         // Known poses are metres, with depth sidecars (which then must agree with them) or without.
-        XCTAssertTrue(result.output.contains("metric (1 m per pose unit, from 29 depth maps)"), result.output)
+        XCTAssertTrue(result.output.contains("metric (1 m per pose unit, from 28 depth maps)"), result.output)
         // With --json the `complete` event lists the photo too.
         let withoutDepth = try CLIRunner.run(["reconstruct", capture.path, "-o", folder.appendingPathComponent("mesh2.ply").path, "--no-depth",
                                               "--poses", posesFile.path, "--intrinsics-file", capture.appendingPathComponent("images/K.txt").path,
@@ -45,7 +50,9 @@ final class ReconstructKnownPosesTests: XCTestCase {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }.last)
         XCTAssertEqual(complete["event"] as? String, "complete", withoutDepth.output)
-        XCTAssertEqual(complete["unregistered"] as? [[String: String]], [["name": "0007.jpg", "reason": "no pose in poses.json"]], "\(complete)")
+        XCTAssertEqual(complete["unregistered"] as? [[String: String]],
+                       [["name": "0007.jpg", "reason": "no pose in poses.json"],
+                        ["name": "0008.jpg", "reason": "not registered in poses.json: skipped: the file is empty"]], "\(complete)")
         XCTAssertEqual(complete["metric"] as? Bool, true, "known poses are metres: \(complete)")
         XCTAssertEqual(complete["depth_sidecars"] as? Int, 0, "\(complete)")
     }
@@ -145,7 +152,7 @@ final class ReconstructKnownPosesTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         let events = result.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
-        XCTAssertTrue(warnings.contains { $0.hasPrefix("\(posesFile.path) says its units are not metres") }, result.output)
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("\(posesFile.path) says its units are not metres") && $0.contains("depth sidecars") }, result.output)
         XCTAssertFalse(warnings.contains { $0.contains("its depth agrees with no other frame") }, "depth is not checked against them: \(result.output)")
         let complete = try XCTUnwrap(events.last)
         XCTAssertEqual(complete["event"] as? String, "complete", result.output)
