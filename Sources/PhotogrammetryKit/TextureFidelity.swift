@@ -67,7 +67,11 @@ extension TextureFidelity {
             }
             let url = imagesDirectory.appendingPathComponent(name)
             let photo: RGBImage
-            do { photo = try ImageCodec.decodeRGB(Data(contentsOf: url)) } catch { throw ModelRunError("\(url.path): \(error)") }
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                throw ModelRunError("held-out photo \(url.path) cannot be read: \(FileReadFailure.reason(url, error))")
+            }
+            do { photo = try ImageCodec.decodeRGB(data) } catch { throw ModelRunError("held-out photo \(url.path) does not decode: \(error)") }
             let mask = try? sidecars.objectMask(of: name)
             views.append(BakingView(name: name, image: photo, intrinsics: k.scaled(toWidth: photo.width, height: photo.height),
                                     cameraFromWorld: worldFromCamera.inverse, mask: mask))

@@ -39,5 +39,14 @@ final class TextureEvaluationTests: XCTestCase {
                                          "--held-out", "nope.jpg"])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.output.contains("nope.jpg"), missing.output)
+
+        // A held-out photo gone from the capture is named with the reason, not Foundation's error text.
+        let gone = try XCTUnwrap(heldOut.first?["name"] as? String)
+        try FileManager.default.removeItem(atPath: capture + "/images/" + gone)
+        let withoutPhoto = try CLIRunner.run(["evaluate", "--ground-truth", capture, "--model", model, "--model-poses", poses,
+                                              "--model-report", report])
+        XCTAssertNotEqual(withoutPhoto.status, 0)
+        XCTAssertTrue(withoutPhoto.output.contains("held-out photo \(capture)/images/\(gone) cannot be read: it does not exist"), withoutPhoto.output)
+        XCTAssertFalse(withoutPhoto.output.contains("NSCocoaErrorDomain"), withoutPhoto.output)
     }
 }

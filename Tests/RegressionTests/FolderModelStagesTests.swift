@@ -72,4 +72,14 @@ final class FolderModelStagesTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("glTF (.glb) has no displacement map"), "\(error)")
         }
     }
+
+    /// USDZ and glTF declare metres, so a model of unknown scale shows at an arbitrary size; OBJ
+    /// and PLY carry no units, and the warning says that instead.
+    func testTheUnknownScaleWarningFitsTheFormat() {
+        XCTAssertTrue(ModelRun.unknownScaleWarning("out/vase.usdz").hasSuffix("reads as metres, so viewers such as AR Quick Look show it at an arbitrary size"))
+        XCTAssertTrue(ModelRun.unknownScaleWarning("out/vase.GLB").contains("reads as metres"))
+        for output in ["out/vase/", "out/vase.obj", "out/mesh.ply"] {
+            XCTAssertTrue(ModelRun.unknownScaleWarning(output).hasSuffix("own units (its format carries none), not metres"), output)
+        }
+    }
 }
