@@ -25,7 +25,7 @@ struct Photogrammetry: AsyncParsableCommand {
     static func main() async {
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
         } catch {
             if CommandLine.arguments.dropFirst().contains("--json"), exitCode(for: error) != .success {
                 print(#"{"event":"error","message":"\#(ProgressReporter.escaped(message(for: error)))"}"#)
@@ -42,5 +42,22 @@ struct Photogrammetry: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// `arguments` with each negative number that follows an option joined to it (`--window -1`
+    /// → `--window=-1`): ArgumentParser takes a word starting with "-" for an option, and said
+    /// "Missing value for '--window'" instead of what is wrong with -1 (`--elevation -10`, a
+    /// valid value, was refused the same way).
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        for argument in arguments {
+            if let last = out.last, last.hasPrefix("--"), last.count > 2, !last.contains("="),
+               argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil {
+                out[out.count - 1] = last + "=" + argument
+            } else {
+                out.append(argument)
+            }
+        }
+        return out
     }
 }

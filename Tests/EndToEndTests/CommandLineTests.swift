@@ -183,6 +183,10 @@ final class CommandLineTests: XCTestCase {
             (["serve", "--data-dir", dir.path, "--max-upload-mb", "99999999999999"], "--max-upload-mb must be 1…1000000"),
             (["scaling", "--views", "30", "--size", "1x1", "-o", dir.path], "--size must be WxH with 64 ≤ W"),
             (["scaling", "--views", "30", "--matching", "sequential", "--window", "0", "-o", dir.path], "--window must be at least 1"),
+            // A negative value is a value, refused for what it is (was "Missing value for '--window'").
+            (["poses", dir.path, "-o", dir.appendingPathComponent("o").path, "--matching", "sequential", "--window", "-1"],
+             "--window must be at least 1"),
+            (["poses", dir.path, "-o", dir.appendingPathComponent("o").path, "--max-image-size", "-5"], "--max-image-size must be"),
             (["poses", dir.path, "-o", dir.appendingPathComponent("o").path, "--window", "5"],
              "--window applies to --matching sequential or retrieval, not auto"),
             (["reconstruct", dir.path, "-o", dir.appendingPathComponent("m.ply").path, "--matching", "sequential", "--neighbours", "5"],
