@@ -223,7 +223,7 @@ final class SessionRun: @unchecked Sendable {
         let report = estimation.report(sources: sources, features: features.value, matching: matching.value,
                                        mapping: mapping.value, stageSeconds: [:])
         // A given focal length is held; the pairs, matched again, say whether they agree (about a
-        // second on 12 pairs, skipped when it is refined anyway).
+        // third of a second on 8 pairs of fountain-P11, skipped when it is refined anyway).
         let contradicted = options.mapper.refineGivenIntrinsics ? [] : FocalLengthFromPairs.givenContradicted(
             inputs, geometries: matching.value.geometries, verifier: PairVerifier(options: options.verification), workers: options.workers)
         return PoseStagesResult(report: report, mappingKey: mappingKey, invalidSamples: invalid, downsampled: downsampled,
