@@ -65,6 +65,16 @@ struct PoseOptions: ParsableArguments {
         if let neighbours, neighbours < 1 { throw ValidationError("--neighbours must be at least 1") }
     }
 
+    /// With `--matching sequential`, what a model split in several may owe to the window: pairs
+    /// farther apart in name order were never matched (a researcher saw "no verified pair joins
+    /// those images" and could not tell it from photos that do not overlap). Nil otherwise.
+    func separateModelsNote(_ separateModels: Int) -> String? {
+        guard separateModels > 0, matching == .sequential else { return nil }
+        return "with --matching sequential, each photo is matched only with the next \(sequentialWindow) in name order: photos of "
+            + "one scene further apart than that are never matched, so a larger --window or --matching retrieval may join the "
+            + "separate models"
+    }
+
     /// The session configuration for these options, with object masks used or not and the
     /// checkpoint folder when one is given.
     func sessionConfiguration(objectMasking: Bool, checkpoint: String?) -> PhotogrammetrySession.Configuration {

@@ -131,6 +131,7 @@ struct PosesCommand: AsyncParsableCommand {
         try PoseExport.writeSeparateModels(poses.separateModels, imagesDirectory: imagesURL, to: outputURL)
         // Warnings first: with --json, `complete` is the last event.
         for warning in later { reporter.warning(warning) }
+        if let note = estimation.separateModelsNote(poses.separateModels.count) { reporter.note(note) }
         reporter.summary(poses: poses, seconds: Date().timeIntervalSince(started), output: outputURL)
     }
 }
