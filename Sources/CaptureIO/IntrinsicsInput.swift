@@ -112,7 +112,7 @@ public struct PinholeIntrinsics: Equatable, Sendable {
         guard fx > 0, fy > 0 else {
             throw failure("focal lengths must be positive (pixels), got fx = \(fx), fy = \(fy)")
         }
-        // Below a pixel it is a K in other units (normalised by the photo's size, or millimetres);
+        // Below a pixel it is a K in other units (normalised by the photo's size, say);
         // above 10⁷ px no lens (a 2000 mm lens on a full-frame sensor is about 55 times the side).
         guard fx >= 1, fy >= 1 else {
             throw failure("focal lengths under 1 px (fx = \(fx), fy = \(fy)): K must be in pixels; one normalised by the photo's "

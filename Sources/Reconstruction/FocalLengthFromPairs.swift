@@ -103,6 +103,12 @@ public enum FocalLengthFromPairs {
             let madeWithSetAside = calibratedBefore
                 && (groupsSetAside.contains(a.cameraGroup) || groupsSetAside.contains(b.cameraGroup))
             guard madeWithSetAside || (groupsRefined.contains(a.cameraGroup) && groupsRefined.contains(b.cameraGroup)) else { return g }
+            // Its matches are those the set-aside focal length fitted, a biased part of them
+            // (`uncalibratedFundamentals`): the pair is matched again.
+            if madeWithSetAside {
+                return try? verifier.verify(pair: g.pair, features1: a.features, features2: b.features, intrinsics1: a.intrinsics,
+                                            intrinsics2: b.intrinsics, calibrated: true).get()
+            }
             return verifier.verifyCalibrated(g, features1: a.features, features2: b.features,
                                              intrinsics1: a.intrinsics, intrinsics2: b.intrinsics)
         }

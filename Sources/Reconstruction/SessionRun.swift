@@ -215,22 +215,30 @@ final class SessionRun: @unchecked Sendable {
                                      "separate models of \(options.minSeparateModelImages)", "EXIF checked on pairs matched again")
         mappingKey.combine(matchingKey)
         for i in usable { mappingKey.combine(sources[i].name) }
-        let mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in
-            try estimation.map(inputs, names: usable.map { sources[$0].name }, matching: matching.value, control: control)
+        // A given focal length is held; the pairs, matched again, say whether they agree (about a
+        // third of a second on 8 pairs of fountain-P11, skipped when it is refined anyway). Found
+        // before mapping, so that a mapping the wrong focal length makes fail still says so.
+        if isCancelled { throw CancellationError() }
+        let contradicted = options.mapper.refineGivenIntrinsics ? [] : FocalLengthFromPairs.givenContradicted(
+            inputs, geometries: matching.value.geometries, verifier: PairVerifier(options: options.verification), workers: options.workers)
+        let givenFocalWarning = PoseEstimation.givenFocalWarning(contradicted, inputs: inputs, names: usable.map { sources[$0].name })
+        let mapping: (value: MappingStageOutput, seconds: Double)
+        do {
+            mapping = try checkpointedStage(.mapping, entry: "mapping.ckpt", key: mappingKey) { control in
+                try estimation.map(inputs, names: usable.map { sources[$0].name }, matching: matching.value, control: control)
+            }
+        } catch {
+            if let givenFocalWarning { emit(.inputWarning(givenFocalWarning)) }
+            throw error
         }
         seconds[.mapping] = mapping.seconds
 
         let report = estimation.report(sources: sources, features: features.value, matching: matching.value,
                                        mapping: mapping.value, stageSeconds: [:])
-        // A given focal length is held; the pairs, matched again, say whether they agree (about a
-        // third of a second on 8 pairs of fountain-P11, skipped when it is refined anyway).
-        let contradicted = options.mapper.refineGivenIntrinsics ? [] : FocalLengthFromPairs.givenContradicted(
-            inputs, geometries: matching.value.geometries, verifier: PairVerifier(options: options.verification), workers: options.workers)
         return PoseStagesResult(report: report, mappingKey: mappingKey, invalidSamples: invalid, downsampled: downsampled,
                                 stageSeconds: seconds,
                                 exifSetAside: PoseEstimation.exifSetAsideWarning(sources: sources, scene: report.scene),
-                                givenFocalContradicted: PoseEstimation.givenFocalWarning(contradicted, inputs: inputs,
-                                                                                         names: usable.map { sources[$0].name }))
+                                givenFocalContradicted: givenFocalWarning)
     }
 
     /// The pose stages of an earlier `process` call on the same inputs, reported as restored in

@@ -152,8 +152,10 @@ extension PoseAccuracyReport {
             medianRelativeRotationErrorDegrees: relativeRotationError(pairs.map { ($0.est.rotation, $0.truth.rotation) }))
     }
 
-    /// The median angle between true and estimated relative rotations over every pair (degrees).
-    static func relativeRotationError(_ rotations: [(est: Matrix3, truth: Matrix3)]) -> Double {
+    /// The median angle between true and estimated relative rotations over every pair (degrees),
+    /// of at most `maxCameras` cameras spread over the list (pairs grow with their square).
+    static func relativeRotationError(_ all: [(est: Matrix3, truth: Matrix3)], maxCameras: Int = 300) -> Double {
+        let rotations = all.count <= maxCameras ? all : (0..<maxCameras).map { all[$0 * all.count / maxCameras] }
         var angles: [Double] = []
         for i in rotations.indices {
             for j in rotations.indices where j > i {

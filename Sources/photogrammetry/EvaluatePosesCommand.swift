@@ -41,7 +41,8 @@ struct EvaluatePosesCommand: ParsableCommand {
             report = try PoseAccuracyReport.evaluate(estimated: estimated, groundTruth: truth)
         } catch where json {
             // A JSON reader gets JSON either way.
-            let object = ["error": "\(error)"]
+            // The shape of the error a refused command line gives with --json (`Photogrammetry.main`).
+            let object = ["event": "error", "message": "\(error)"]
             print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
             throw ExitCode.failure
         }
@@ -74,15 +75,34 @@ struct EvaluatePosesCommand: ParsableCommand {
         for warning in warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
 
-    /// A warning when the rotation errors after alignment are mostly the alignment's own: it fits
-    /// camera centres, and centres nearly on a line leave the turn about that line free (three
-    /// fountain-P11 cameras: 0.57° after alignment, 0.03° between the cameras).
+    /// A warning when the rotation errors after alignment are mostly one turn shared by every
+    /// camera, which the alignment (fitted to camera centres) does not remove; when the centres
+    /// lie nearly on a line, it cannot (the turn about that line is free: three fountain-P11
+    /// cameras scored 0.57° after alignment, 0.03° between the cameras).
     static func alignmentWarning(_ report: PoseAccuracyReport) -> String? {
         guard let relative = report.medianRelativeRotationErrorDegrees, report.medianRotationErrorDegrees > 0.1,
               report.medianRotationErrorDegrees > 3 * relative else { return nil }
-        return String(format: "the rotation errors are mostly the alignment's (median %.3f° after it, %.3f° between the cameras): "
-                      + "it fits the camera centres, and centres nearly on a line leave the turn about that line free",
-                      report.medianRotationErrorDegrees, relative)
+        let values = String(format: "median %.3f° after it, %.3f° between the cameras", report.medianRotationErrorDegrees, relative)
+        let cause = centresNearlyOnALine(report.cameras.compactMap { $0.registered ? $0.truePosition : nil })
+            ? "the cameras' centres lie nearly on a line, which leaves the turn about it free"
+            : "the estimate is turned as a whole relative to its centres"
+        return "the rotation errors are mostly one turn shared by every camera that the alignment (fitted to camera centres) "
+            + "does not remove (\(values)): \(cause)"
+    }
+
+    /// Whether `centres` spread along one direction far more than across it (second principal
+    /// spread under a tenth of the first).
+    static func centresNearlyOnALine(_ centres: [Vector3]) -> Bool {
+        guard centres.count >= 2 else { return true }
+        let n = Double(centres.count)
+        let mean = Vector3(centres.reduce(0) { $0 + $1.x } / n, centres.reduce(0) { $0 + $1.y } / n, centres.reduce(0) { $0 + $1.z } / n)
+        var c = [[Double]](repeating: [0, 0, 0], count: 3)
+        for p in centres {
+            let d = [p.x - mean.x, p.y - mean.y, p.z - mean.z]
+            for i in 0..<3 { for j in 0..<3 { c[i][j] += d[i] * d[j] } }
+        }
+        let values = SymmetricEigen(c).values
+        return values[0] <= 0 || values[1].squareRoot() < 0.1 * values[0].squareRoot()
     }
 
     /// A warning when the aligned cameras point nowhere near the true ones: poses and ground truth

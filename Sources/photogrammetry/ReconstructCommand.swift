@@ -230,8 +230,8 @@ struct ReconstructCommand: AsyncParsableCommand {
             }
             if !posesInMetres {
                 // Depth is named only when there is some to leave out.
-                let hasDepth = !lidarPoints.isEmpty || (try? FileManager.default.contentsOfDirectory(atPath: imagesURL.path))?
-                    .contains { ($0 as NSString).deletingPathExtension.hasSuffix(DepthSidecar.depthSuffix) } == true
+                let hasDepth = !lidarPoints.isEmpty
+                    || scene.images.contains { DepthSidecar.file(besides: imagesURL.appendingPathComponent($0.name)) != nil }
                 let depth = hasDepth ? ", and depth sidecars and point clouds, which need metric poses or sparse points to be scaled, are not used. "
                     + "To take the scale from the depth, reconstruct from the photos without --poses" : ""
                 reporter.warning("\(poses) says its units are not metres (\"metric\": false, as `poses` writes structure from motion's own units without tracked poses): "

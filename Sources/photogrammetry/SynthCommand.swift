@@ -77,25 +77,44 @@ struct SynthCommand: ParsableCommand {
 extension SynthCommand {
     /// The folders and file a capture consists of.
     static let captureParts = ["images", GroundTruth.syntheticFolderName, "capture.json"]
+    /// Written before any photo and left in place: a capture that a stopped or failed run left
+    /// without its capture.json (written last) is still known to be synth's.
+    static let marker = ".photogrammetry-synth"
 
-    /// An earlier capture in `folder` (its capture.json says synth wrote it) is removed, so that
-    /// none of its photos or sidecars stays beside the new ones (more views, or sidecars that a
-    /// `--photos-only` capture would otherwise seem to have). Other files are left alone; an
-    /// `images/` or `ground_truth/` folder that synth did not write is refused, not overwritten.
+    /// An earlier capture in `folder` (its capture.json names synth as its generator, or the
+    /// marker is there) is removed, so that none of its photos or sidecars stays beside the new
+    /// ones (more views, or sidecars that a `--photos-only` capture would otherwise seem to have).
+    /// Other files are left alone; an `images/` or `ground_truth/` folder that synth did not write
+    /// is refused, not overwritten.
     func clearEarlierCapture(in folder: URL) throws {
         let parts = Self.captureParts.map { folder.appendingPathComponent($0) }
         let present = parts.filter { FileManager.default.fileExists(atPath: $0.path) }
-        guard !present.isEmpty else { return }
-        guard FileManager.default.fileExists(atPath: parts[2].path) else {
-            throw CommandFailure("-o \(output) already holds \(present.map(\.lastPathComponent).joined(separator: " and ")) "
-                                 + "that synth did not write (no capture.json); choose another folder")
-        }
-        for part in present {
-            do { try FileManager.default.removeItem(at: part) } catch {
-                throw CommandFailure("-o \(output): cannot remove the earlier capture's \(part.lastPathComponent): \(error.localizedDescription)")
+        let markerURL = folder.appendingPathComponent(Self.marker)
+        if !present.isEmpty {
+            guard FileManager.default.fileExists(atPath: markerURL.path) || Self.isSynthCapture(parts[2]) else {
+                throw CommandFailure("-o \(output) already holds \(present.map(\.lastPathComponent).joined(separator: " and ")) "
+                                     + "that synth did not write (no capture.json of synth's); choose another folder")
             }
+            for part in present {
+                do { try FileManager.default.removeItem(at: part) } catch {
+                    throw CommandFailure("-o \(output): cannot remove the earlier capture's \(part.lastPathComponent): \(error.localizedDescription)")
+                }
+            }
+            print("replaced the earlier capture in \(folder.path)")
         }
-        print("replaced the earlier capture in \(folder.path)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data().write(to: markerURL)
+        } catch {
+            throw CommandFailure("-o \(output): cannot write \(Self.marker): \(error.localizedDescription)")
+        }
+    }
+
+    /// Whether `file` is a capture.json whose generator is synth.
+    static func isSynthCapture(_ file: URL) -> Bool {
+        guard let data = try? Data(contentsOf: file),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return (object["generator"] as? String)?.hasPrefix("photogrammetry synth") == true
     }
 }
 

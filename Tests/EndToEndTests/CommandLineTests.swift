@@ -114,7 +114,8 @@ final class CommandLineTests: XCTestCase {
         let missing = try run(["evaluate-poses", "--ground-truth", capture.path, capture.appendingPathComponent("nothing.json").path, "--json"])
         XCTAssertEqual(missing.status, 1, missing.output)
         let error = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(missing.output.utf8)) as? [String: Any], missing.output)
-        XCTAssertTrue((error["error"] as? String)?.contains("nothing.json") == true, missing.output)
+        XCTAssertEqual(error["event"] as? String, "error", missing.output)
+        XCTAssertTrue((error["message"] as? String)?.contains("nothing.json") == true, missing.output)
     }
 
     /// Every camera turned by the same 2° about the world's vertical, centres kept: the alignment,
@@ -140,7 +141,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(report["medianRotationErrorDegrees"] as? Double), 2, accuracy: 1e-6)
         XCTAssertEqual(try XCTUnwrap(report["medianRelativeRotationErrorDegrees"] as? Double), 0, accuracy: 1e-6)
         let warnings = try XCTUnwrap(report["warnings"] as? [String], json.output)
-        XCTAssertTrue(warnings.contains { $0.hasPrefix("the rotation errors are mostly the alignment's (median 2.000° after it, 0.000° between") },
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("the rotation errors are mostly one turn shared by every camera")
+                          && $0.contains("(median 2.000° after it, 0.000° between the cameras): the estimate is turned as a whole") },
                       "\(warnings)")
     }
 
