@@ -69,11 +69,7 @@ public enum FocalLengthFromPairs {
         var estimated: Set<Int> = [], setAside: Set<Int> = []
         let groups = Set(inputs.filter { $0.intrinsicsSource == .defaultGuess || $0.intrinsicsSource == .exif }.map(\.cameraGroup))
         for group in groups.sorted() {
-            let pairs = geometries
-                .filter { inputs[$0.pair.first].cameraGroup == group && inputs[$0.pair.second].cameraGroup == group }
-                .filter { $0.inlierCount >= options.minInliers }
-                .sorted { $0.inlierCount > $1.inlierCount }
-                .prefix(options.maxPairs)
+            let pairs = strongestPairs(of: group, inputs, geometries, count: options.maxPairs, options: options)
             guard pairs.count >= options.minPairs else { continue }
             let first = inputs.first { $0.cameraGroup == group }!
             let isExif = first.intrinsicsSource == .exif
@@ -124,14 +120,10 @@ public enum FocalLengthFromPairs {
     {
         var found: [(group: Int, given: Double, found: Double)] = []
         for group in Set(inputs.filter { $0.intrinsicsSource == .given }.map(\.cameraGroup)).sorted() {
-            let pairs = geometries
-                .filter { inputs[$0.pair.first].cameraGroup == group && inputs[$0.pair.second].cameraGroup == group }
-                .filter { $0.inlierCount >= options.minInliers }
-                .sorted { $0.inlierCount > $1.inlierCount }
-                .prefix(options.maxGivenCheckPairs)
+            let pairs = strongestPairs(of: group, inputs, geometries, count: options.maxGivenCheckPairs, options: options)
             guard pairs.count >= options.minPairs else { continue }
             let first = inputs.first { $0.cameraGroup == group }!
-            let fundamentals = uncalibratedFundamentals(Array(pairs), inputs: inputs, verifier: verifier, workers: workers, options: options)
+            let fundamentals = uncalibratedFundamentals(pairs, inputs: inputs, verifier: verifier, workers: workers, options: options)
             var looser = options
             looser.maxExifDisagreement = options.maxGivenDisagreement
             if let focal = exifContradicted(fundamentals: fundamentals, intrinsics: first.intrinsics, options: looser) {
@@ -193,6 +185,16 @@ public enum FocalLengthFromPairs {
         let values = SymmetricEigen((0..<3).map { i in (0..<3).map { j in ete[i, j] } }).values
         let s1 = max(0, values[0]).squareRoot(), s2 = max(0, values[1]).squareRoot()
         return s1 + s2 > 0 ? (s1 - s2) / (s1 + s2) : 1
+    }
+
+    /// Up to `count` pairs within camera group `group` with at least `minInliers` inliers, those with the most first.
+    static func strongestPairs(of group: Int, _ inputs: [IncrementalMapper.ImageInput], _ geometries: [TwoViewGeometry], count: Int,
+                               options: Options) -> [TwoViewGeometry] {
+        Array(geometries
+            .filter { inputs[$0.pair.first].cameraGroup == group && inputs[$0.pair.second].cameraGroup == group }
+            .filter { $0.inlierCount >= options.minInliers }
+            .sorted { $0.inlierCount > $1.inlierCount }
+            .prefix(count))
     }
 
     /// Fundamental matrices of `pairs` matched again and verified with fundamental matrices alone.
