@@ -124,9 +124,8 @@ public enum FocalLengthFromPairs {
             guard pairs.count >= options.minPairs else { continue }
             let first = inputs.first { $0.cameraGroup == group }!
             let fundamentals = uncalibratedFundamentals(pairs, inputs: inputs, verifier: verifier, workers: workers, options: options)
-            var looser = options
-            looser.maxExifDisagreement = options.maxGivenDisagreement
-            if let focal = exifContradicted(fundamentals: fundamentals, intrinsics: first.intrinsics, options: looser) {
+            if let focal = contradicted(fundamentals: fundamentals, intrinsics: first.intrinsics,
+                                        maxDisagreement: options.maxGivenDisagreement, options: options) {
                 found.append((group, first.intrinsics.meanFocalLength, focal))
             }
         }
@@ -138,11 +137,17 @@ public enum FocalLengthFromPairs {
     /// and a clearly better fit than the EXIF one (by `minContrast` and `minRise`). Nil otherwise,
     /// and with too few pairs. A flat criterion (an orbit's meeting optical axes) never contradicts.
     public static func exifContradicted(fundamentals: [Matrix3], intrinsics: CameraIntrinsics, options: Options = Options()) -> Double? {
+        contradicted(fundamentals: fundamentals, intrinsics: intrinsics, maxDisagreement: options.maxExifDisagreement, options: options)
+    }
+
+    /// The pairs' best focal length when it is more than `maxDisagreement` times larger or smaller
+    /// than that of `intrinsics` and fits them clearly better (`exifContradicted`, `givenContradicted`).
+    static func contradicted(fundamentals: [Matrix3], intrinsics: CameraIntrinsics, maxDisagreement: Double, options: Options) -> Double? {
         guard fundamentals.count >= options.minPairs, let (focal, minimum) = bestFocal(fundamentals, intrinsics, options) else { return nil }
-        let exif = intrinsics.meanFocalLength, ratio = focal / exif
-        guard max(ratio, 1 / ratio) > options.maxExifDisagreement else { return nil }
-        let atExif = cost(fundamentals, focal: exif, intrinsics: intrinsics)
-        guard atExif >= options.minContrast * minimum, atExif - minimum >= options.minRise else { return nil }
+        let held = intrinsics.meanFocalLength, ratio = focal / held
+        guard max(ratio, 1 / ratio) > maxDisagreement else { return nil }
+        let atHeld = cost(fundamentals, focal: held, intrinsics: intrinsics)
+        guard atHeld >= options.minContrast * minimum, atHeld - minimum >= options.minRise else { return nil }
         return focal
     }
 

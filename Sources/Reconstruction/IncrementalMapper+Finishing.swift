@@ -60,6 +60,12 @@ extension IncrementalMapper {
             return "one of \(members.count) images that match each other but share no verified pair with the "
                 + "reconstructed images (a separate scene or a disconnected part, too small or too weakly matched for a model of its own)"
         }
+        if let pair = pairFailureReason[i] {
+            // PnP's own failure, when it ran (enough points seen, too few fitting one pose), stands
+            // first: "too few matches … (it sees 1902 …, PnP needs 30)" contradicted itself.
+            let pnp = failureReason[i] ?? tooFewMatchesReason(i) + ", PnP needs \(options.minRegistrationInliers))"
+            return pnp + "; through its verified pair " + pair
+        }
         if let reason = failureReason[i] { return reason }
         return tooFewMatchesReason(i) + ": PnP needs \(options.minRegistrationInliers); registration through a verified pair needs "
             + "\(options.minPairRegistrationPoints) that both photos see, fitting one baseline length)"

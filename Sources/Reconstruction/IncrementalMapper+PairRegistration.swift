@@ -52,24 +52,16 @@ extension IncrementalMapper {
             }.count
             if support >= options.minPairRegistrationPoints && 2 * support >= candidate.sharedCount {
                 failureReason[image] = nil
+                pairFailureReason[image] = nil
                 return image
             }
             (cameraFromWorld, points, inlier) = saved
-            // PnP's own failure, when it ran (enough points seen, too few fitting one pose), is kept:
-            // "too few matches … (it sees 1902 …, PnP needs 30)" contradicted itself.
-            let earlier = failureReason[image]?.components(separatedBy: Self.pairAttemptSeparator).first
-            let pnp = earlier.flatMap { $0.hasPrefix("pose estimation") ? $0 : nil }
-                ?? tooFewMatchesReason(image) + ", PnP needs \(options.minRegistrationInliers))"
-            failureReason[image] = pnp + Self.pairAttemptSeparator
-                + " with \(candidate.pairInliers) inliers, only \(support) of the "
+            pairFailureReason[image] = "with \(candidate.pairInliers) inliers, only \(support) of the "
                 + "\(candidate.sharedCount) points both photos see fit one baseline length "
                 + "(\(options.minPairRegistrationPoints) and half are needed)"
         }
         return nil
     }
-
-    /// What joins PnP's failure and the pair registration's in an image's reason.
-    static let pairAttemptSeparator = "; through its verified pair"
 
     /// The pair's unregistered image placed by the pair's relative pose, with the baseline length
     /// at which the median shared point reprojects onto its keypoint; nil with too few shared points.

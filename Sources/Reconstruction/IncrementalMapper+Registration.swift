@@ -55,6 +55,7 @@ extension IncrementalMapper {
         cameraIntrinsics[images[image].cameraGroup] = k
         cameraFromWorld[image] = estimate.model
         failureReason[image] = nil
+        pairFailureReason[image] = nil
         return true
     }
 

@@ -117,7 +117,10 @@ public struct IncrementalMapper {
     // State.
     var cameraIntrinsics: [Int: CameraIntrinsics] = [:]
     var cameraFromWorld: [RigidTransform?]
+    /// Why PnP last failed for an image (nil when it did not run or succeeded).
     var failureReason: [String?]
+    /// Why registration through a verified pair last failed for an image, after PnP had.
+    var pairFailureReason: [String?]
     /// Images whose last PnP attempt had too small a share of inliers (a sign of wrong 2D–3D
     /// matches): registration through a pair is not tried for them.
     var inlierRatioRejected: [Bool]
@@ -147,6 +150,7 @@ public struct IncrementalMapper {
         }
         cameraFromWorld = Array(repeating: nil, count: images.count)
         failureReason = Array(repeating: nil, count: images.count)
+        pairFailureReason = Array(repeating: nil, count: images.count)
         inlierRatioRejected = Array(repeating: false, count: images.count)
         points = Array(repeating: nil, count: tracks.tracks.count)
         inlier = tracks.tracks.map { Array(repeating: false, count: $0.count) }
