@@ -115,7 +115,9 @@ extension IncrementalMapper {
             let f = images[i].features
             let keypoints = (0..<f.count).map { SparseScene.Keypoint(x: f.positions[2 * $0], y: f.positions[2 * $0 + 1]) }
             let reason = cameraFromWorld[i] == nil ? unregisteredReason(i) : nil
-            return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: images[i].intrinsicsSource,
+            let given = images[i].intrinsicsSource == .given
+            let source: IntrinsicsSource = given && options.refineGivenIntrinsics ? .givenRefined : images[i].intrinsicsSource
+            return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: source,
                                      cameraFromWorld: cameraFromWorld[i], unregisteredReason: reason,
                                      keypoints: keypoints, pointIndexOfKeypoint: pointOfKeypoint[i])
         }

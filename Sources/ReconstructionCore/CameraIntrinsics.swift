@@ -53,6 +53,8 @@ public struct CameraIntrinsics: Equatable, Sendable, Codable {
 public enum IntrinsicsSource: String, Sendable, Codable {
     /// Given by the user (`--intrinsics` or a K file): held fixed unless refinement is asked for.
     case given
+    /// Given by the user and refined by bundle adjustment (`--refine-intrinsics`).
+    case givenRefined = "given-refined"
     /// Derived from EXIF focal length: refined by bundle adjustment.
     case exif
     /// No information: a default focal length, refined by bundle adjustment (self-calibration).

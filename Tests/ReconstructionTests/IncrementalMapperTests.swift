@@ -322,4 +322,29 @@ final class IncrementalMapperTests: XCTestCase {
         XCTAssertEqual(refined.scene.images[0].intrinsics.cy, trueCentre.y, accuracy: 2)
         XCTAssertLessThan(refined.rotationError, 0.5 * held.rotationError, "held \(held.rotationError)°, refined \(refined.rotationError)°")
     }
+
+    /// A given K is held and stays "given"; with refinement asked for it is refined and says so
+    /// ("given-refined" in poses.json), so a reader of the poses knows the K is no longer the one given.
+    func testAGivenFocalLengthRefinedOnRequestIsMarkedRefined() throws {
+        let scene = SyntheticScene(pointCount: 400, cameraCount: 5, seed: 21)
+        func mapped(refine: Bool) throws -> SparseScene {
+            var images = inputs(scene: scene, noisePixels: 0.3, seed: 4)
+            let k = scene.intrinsics
+            for c in images.indices {
+                images[c].intrinsics = CameraIntrinsics(width: k.width, height: k.height, fx: 1.05 * k.fx, fy: 1.05 * k.fy, cx: k.cx, cy: k.cy)
+            }
+            let verified = geometries(scene: scene, images: images.count)
+            var options = IncrementalMapper.Options()
+            options.refineGivenIntrinsics = refine
+            var mapper = IncrementalMapper(images: images, tracks: FeatureTracks(keypointCounts: images.map(\.features.count), geometries: verified),
+                                           geometries: verified, options: options)
+            return try mapper.run()
+        }
+        let held = try mapped(refine: false)
+        XCTAssertEqual(held.images.map(\.intrinsicsSource), Array(repeating: .given, count: 5))
+        XCTAssertEqual(held.images[0].intrinsics.fx, 1.05 * scene.intrinsics.fx, "held")
+        let refined = try mapped(refine: true)
+        XCTAssertEqual(refined.images.map(\.intrinsicsSource), Array(repeating: .givenRefined, count: 5))
+        XCTAssertEqual(refined.images[0].intrinsics.fx, scene.intrinsics.fx, accuracy: 0.01 * scene.intrinsics.fx, "refined towards the true focal length")
+    }
 }
