@@ -118,7 +118,9 @@ public enum ModelRun {
 
     /// The registered photos as baking views, decoded at the largest power-of-two reduction that
     /// keeps their longer side at least `longerSide` (the texture's size: finer photos add little),
-    /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out. With
+    /// with their `_mask` sidecars. A photo that no longer decodes is reported and left out;
+    /// greyscale photos among colour ones are marked (they colour only what no colour photo sees)
+    /// and named in a warning. With
     /// `surface` (in `scene`'s frame), each view keeps only the part of its photo the surface
     /// covers (`BakingView.cropped(toProjectionsOf:)`): the same texels, a fraction of the memory.
     public static func loadViews(scene: SparseScene, imagesDirectory: URL, longerSide: Int, surface: TriangleMesh? = nil,
@@ -140,9 +142,10 @@ public enum ModelRun {
                     throw ModelRunError("\(url.path): \(error)")
                 }
                 let mask = try? sidecars.objectMask(of: image.name)  // the dense stage named one it could not use
-                let view = BakingView(name: image.name, image: photo,
+                var view = BakingView(name: image.name, image: photo,
                                       intrinsics: image.intrinsics.scaled(toWidth: photo.width, height: photo.height),
                                       cameraFromWorld: image.cameraFromWorld!, mask: mask)
+                view.isGreyscale = BakingView.looksGreyscale(photo)
                 return surface.map { view.cropped(toProjectionsOf: $0.positions) } ?? view
             }
         }
@@ -156,6 +159,12 @@ public enum ModelRun {
             }
         }
         guard !views.isEmpty else { throw ModelRunError("no registered photo could be read to colour the model") }
+        let grey = views.filter(\.isGreyscale).map(\.name)
+        if !grey.isEmpty && grey.count < views.count {
+            warnings.append("\(grey.count) of the \(views.count) photos colouring the model \(grey.count == 1 ? "is" : "are") greyscale "
+                            + "(\(CaptureSamples.listed(grey))): \(grey.count == 1 ? "it colours" : "they colour") only the surface no colour photo sees")
+            log("warning: \(warnings.last!)")
+        }
         return (views, warnings)
     }
 

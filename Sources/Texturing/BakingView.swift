@@ -15,6 +15,9 @@ public struct BakingView: Sendable {
     /// in the pixels of `intrinsics`; nil when it is the whole photo. Visibility is then rendered at
     /// the density the whole photo would get.
     public var uncroppedLongerSide: Int?
+    /// The photo holds no colour (a greyscale photo among colour ones): it colours only the
+    /// surface that no colour photo sees. See `looksGreyscale(_:)`.
+    public var isGreyscale = false
 
     public init(name: String, image: RGBImage, intrinsics: CameraIntrinsics, cameraFromWorld: RigidTransform, mask: GrayImage? = nil) {
         self.name = name
@@ -22,6 +25,26 @@ public struct BakingView: Sendable {
         self.intrinsics = intrinsics
         self.cameraFromWorld = cameraFromWorld
         self.mask = mask
+    }
+
+    /// Whether a photo holds no colour: at most 1 pixel in 500 has channels more than 2 levels
+    /// apart (a greyscale JPEG or PNG decodes with equal channels; a colour photo of even a grey
+    /// scene has sensor and compression noise in its chroma).
+    public static func looksGreyscale(_ image: RGBImage) -> Bool {
+        let count = image.width * image.height
+        guard count > 0 else { return false }
+        let allowed = count / 500
+        var coloured = 0
+        return image.pixels.withUnsafeBufferPointer { px in
+            for k in 0..<count {
+                let r = Int(px[3 * k]), g = Int(px[3 * k + 1]), b = Int(px[3 * k + 2])
+                if abs(r - g) > 2 || abs(g - b) > 2 || abs(r - b) > 2 {
+                    coloured += 1
+                    if coloured > allowed { return false }
+                }
+            }
+            return true
+        }
     }
 }
 

@@ -52,7 +52,9 @@ public struct DiffuseBaker: Sendable {
         let visibility = VisibilityBuffers(mesh: mesh, views: views, longerSide: options.visibilityResolution,
                                            relativeTolerance: options.relativeDepthTolerance,
                                            absoluteTolerance: options.diagonalDepthTolerance * diagonal, workers: options.workers)
-        let candidates = triangleCandidates(mesh: mesh, cameras: cameras, visibility: visibility)
+        // Greyscale photos among colour ones colour only what no colour photo sees.
+        let colourless = views.contains { !$0.isGreyscale } ? views.map(\.isGreyscale) : views.map { _ in false }
+        let candidates = triangleCandidates(mesh: mesh, cameras: cameras, visibility: visibility, lastResort: colourless)
         let observer = TexelObserver(views: views, cameras: cameras, visibility: visibility, candidates: candidates,
                                      minimumCosine: options.minimumCosine)
         let gains = options.balanceExposure ? exposureGains(surface: surface, observer: observer, viewCount: views.count)
@@ -75,6 +77,7 @@ public struct DiffuseBaker: Sendable {
                 for sample in surface.row(y) {
                     observer.observe(sample, into: &observations)
                     guard !observations.isEmpty else { continue }
+                    if observations.contains(where: { !colourless[$0.view] }) { observations.removeAll { colourless[$0.view] } }
                     let k = y * width + sample.x
                     observations.sort { $0.weight > $1.weight }
                     var sum = SIMD3<Float>(repeating: 0), total: Float = 0
@@ -129,8 +132,9 @@ public struct DiffuseBaker: Sendable {
         return UInt8(clamping: Int((r * 255).rounded()))
     }
 
-    /// Per triangle, the views that may see it, best (most frontal and closest) first.
-    func triangleCandidates(mesh: TriangleMesh, cameras: [BakingCamera], visibility: VisibilityBuffers) -> [[Int32]] {
+    /// Per triangle, the views that may see it, best (most frontal and closest) first, and the
+    /// `lastResort` views after all others.
+    func triangleCandidates(mesh: TriangleMesh, cameras: [BakingCamera], visibility: VisibilityBuffers, lastResort: [Bool]) -> [[Int32]] {
         let keep = max(1, options.candidateViewsPerTriangle)
         let minimumCosine = options.minimumCosine
         let chunk = 4096
@@ -152,7 +156,8 @@ public struct DiffuseBaker: Sendable {
                     let cosine = simdDot(normal, toCamera) / max(distance, 1e-12)
                     guard cosine >= minimumCosine else { continue }
                     guard probes.contains(where: { visibility.sees(view: v, point: $0, camera: camera) }) else { continue }
-                    scored.append((Int32(v), cosine * camera.fx / max(distance, 1e-12)))
+                    let score = cosine * camera.fx / max(distance, 1e-12)
+                    scored.append((Int32(v), lastResort[v] ? -1 / max(score, 1e-30) : score))
                 }
                 scored.sort { $0.score > $1.score }
                 out.append(scored.prefix(keep).map(\.view))

@@ -105,4 +105,39 @@ final class DiffuseBakerTests: XCTestCase {
         let mean = Double(roughness.pixels.reduce(0) { $0 + Int($1) }) / Double(roughness.pixels.count)
         XCTAssertGreaterThan(mean, 240, "an unlit (view-independent) surface is matte")
     }
+
+    /// A greyscale photo among colour ones, though it sees the plane most frontally, does not
+    /// grey the texture: the colour photo colours what it sees; the greyscale one only what no
+    /// colour photo sees.
+    func testAGreyscalePhotoColoursOnlyWhatNoColourPhotoSees() throws {
+        let plane = Fixtures.grid(n: 4)
+        let cameras = [Fixtures.camera(at: SIMD3(0, 0, 2), lookingAt: .zero), Fixtures.camera(at: SIMD3(0.8, 0.3, 1.8), lookingAt: .zero)]
+        var views = Fixtures.views(of: plane.triangleMesh, from: cameras, albedo: Self.ramp)
+        XCTAssertFalse(BakingView.looksGreyscale(views[0].image))
+        views[0].image.pixels = (0..<(views[0].image.width * views[0].image.height)).flatMap { k -> [UInt8] in
+            let p = views[0].image.pixels[(3 * k)..<(3 * k + 3)].map(Int.init)
+            return Array(repeating: UInt8((p[0] + p[1] + p[2]) / 3), count: 3)
+        }
+        XCTAssertTrue(BakingView.looksGreyscale(views[0].image))
+        views[0].isGreyscale = true
+        let surface = TexelSurface(mesh: plane, texels: AtlasTexelMap(mesh: plane, width: 64, height: 64))
+        var options = DiffuseBaker.Options()
+        options.balanceExposure = false
+        let result = DiffuseBaker(options: options).bake(surface: surface, views: views, roughness: false)
+        var worst: Float = 0, checked = 0
+        for y in 0..<64 {
+            for sample in surface.row(y) where max(abs(sample.position.x), abs(sample.position.y)) < 0.45 {
+                let expected = Fixtures.encoded(Self.ramp(sample.position, 0))
+                let k = (y * 64 + sample.x) * 3
+                for c in 0..<3 { worst = max(worst, abs(Float(result.diffuse.pixels[k + c]) - expected[c])) }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+        XCTAssertLessThanOrEqual(worst, 6, "largest difference from the true colour, 8-bit levels")
+
+        // Alone (every photo greyscale), it colours the model as before.
+        let alone = DiffuseBaker(options: options).bake(surface: surface, views: [views[0]], roughness: false)
+        XCTAssertEqual(alone.seenFraction, 1, accuracy: 1e-9)
+    }
 }
