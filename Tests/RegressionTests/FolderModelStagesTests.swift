@@ -82,4 +82,30 @@ final class FolderModelStagesTests: XCTestCase {
             XCTAssertTrue(ModelRun.unknownScaleWarning(output).hasSuffix("own units (its format carries none), not metres"), output)
         }
     }
+
+    /// A greyscale photo among colour ones is marked, named in a warning, and still loaded (it
+    /// colours what no colour photo sees); photos all in grey levels are no cause for a warning.
+    func testGreyscalePhotosAmongColourOnesAreMarkedAndNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("greyscale-views-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let width = 64, height = 48
+        var colour = RGBImage(width: width, height: height)
+        for k in 0..<(width * height) { colour.pixels[3 * k] = UInt8(k % 200); colour.pixels[3 * k + 1] = 90; colour.pixels[3 * k + 2] = UInt8(k % 50) }
+        let grey = RGBImage(width: width, height: height, pixels: (0..<(width * height)).flatMap { k in Array(repeating: UInt8(k % 250), count: 3) })
+        try ImageCodec.encode(colour).write(to: folder.appendingPathComponent("a.png"))
+        try ImageCodec.encode(grey).write(to: folder.appendingPathComponent("b.png"))
+        try ImageCodec.encode(grey).write(to: folder.appendingPathComponent("c.png"))
+        let k = CameraIntrinsics(width: width, height: height, fx: 60, fy: 60, cx: 32, cy: 24)
+        func scene(_ names: [String]) -> SparseScene {
+            SparseScene(images: names.map { SparseScene.Image(name: $0, intrinsics: k, intrinsicsSource: .given, cameraFromWorld: .identity,
+                                                             unregisteredReason: nil, keypoints: [], pointIndexOfKeypoint: []) }, points: [])
+        }
+        let (views, warnings) = try ModelRun.loadViews(scene: scene(["a.png", "b.png", "c.png"]), imagesDirectory: folder, longerSide: 64)
+        XCTAssertEqual(views.map(\.isGreyscale), [false, true, true])
+        XCTAssertEqual(warnings, ["2 of the 3 photos colouring the model are greyscale (b.png, c.png): they colour only the surface no colour photo sees"])
+        let (greyViews, none) = try ModelRun.loadViews(scene: scene(["b.png", "c.png"]), imagesDirectory: folder, longerSide: 64)
+        XCTAssertEqual(greyViews.count, 2)
+        XCTAssertEqual(none, [])
+    }
 }
