@@ -1,4 +1,5 @@
 import Foundation
+import Meshing
 import ReconstructionCore
 import Texturing
 
@@ -12,6 +13,10 @@ public struct TexturedModelBuilder: Sendable {
         /// Decimation stops early when the shape would deviate more than this (fraction of the
         /// extent); the level's cap always wins.
         public var decimationError: Float = 0.01
+        /// Pieces of the decimated mesh smaller than this fraction of the largest piece's area
+        /// are dropped: crumbs that decimation broke off thin parts (a few triangles each). The
+        /// dense stage already dropped fragments under 5 %, so no piece of the surface is this small.
+        public var minimumPieceFraction = 0.01
         /// Atlas gutter between charts at a 2048² texture, texels (scaled with the texture size).
         public var paddingAt2048: Int = 4
         public var diffuse = DiffuseBaker.Options()
@@ -25,6 +30,9 @@ public struct TexturedModelBuilder: Sendable {
         public var inputTriangles = 0
         public var triangles = 0
         public var decimationError: Float = 0
+        /// Crumbs dropped after decimation (`Options.minimumPieceFraction`), and their triangles.
+        public var droppedCrumbs = 0
+        public var droppedCrumbTriangles = 0
         public var chartCount = 0
         public var atlasUtilisation = 0.0
         /// Fraction of covered texels some photo sees.
@@ -65,17 +73,24 @@ public struct TexturedModelBuilder: Sendable {
         progress("decimating \(surface.triangleCount) triangles to at most \(budget.maximumTriangleCount)")
         let decimated = try MeshSimplifier.simplify(surface, maximumTriangles: budget.maximumTriangleCount,
                                                     targetError: options.decimationError)
-        report.triangles = decimated.mesh.triangleCount
+        var kept = decimated.mesh
+        let pieces = kept.removingSmallComponents(minimumFraction: options.minimumPieceFraction, byArea: true)
+        if pieces.removedComponents > 0 {
+            report.droppedCrumbs = pieces.removedComponents
+            report.droppedCrumbTriangles = kept.triangleCount - pieces.mesh.triangleCount
+            kept = pieces.mesh.removingUnreferencedVertices()
+        }
+        report.triangles = kept.triangleCount
         report.decimationError = decimated.relativeError
         lap("decimation")
         step("atlas", 0)
 
         let size = budget.textureDimension.rawValue
-        progress("UV atlas for \(decimated.mesh.triangleCount) triangles at \(size)²")
+        progress("UV atlas for \(kept.triangleCount) triangles at \(size)²")
         var atlasOptions = UVAtlasBuilder.Options()
         atlasOptions.textureSize = size
         atlasOptions.paddingTexels = max(2, options.paddingAt2048 * size / 2048)
-        let atlas = UVAtlasBuilder(options: atlasOptions).build(decimated.mesh)
+        let atlas = UVAtlasBuilder(options: atlasOptions).build(kept)
         report.chartCount = atlas.chartCount
         report.atlasUtilisation = atlas.utilisation
         lap("atlas")
