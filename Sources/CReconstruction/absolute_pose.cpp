@@ -86,7 +86,16 @@ extern "C" int32_t rc_estimate_absolute_pose(const double* points3d, const doubl
         std::vector<cv::Point2d> m;
         select(object, image, consensus, o, m);
         cv::Mat rvec2, tvec2;
-        if (cv::solvePnP(o, m, K, cv::noArray(), rvec2, tvec2, false, cv::SOLVEPNP_SQPNP)) {
+        // SQPnP asserts on a consensus it finds degenerate (its points' spread below its threshold,
+        // as a far too long focal length makes it): the refit is a second opinion, so its failure
+        // leaves the first pose standing instead of failing the image with OpenCV's assertion.
+        bool refitted = false;
+        try {
+            refitted = cv::solvePnP(o, m, K, cv::noArray(), rvec2, tvec2, false, cv::SOLVEPNP_SQPNP);
+        } catch (const cv::Exception&) {
+            refitted = false;
+        }
+        if (refitted) {
             PoseCandidate other = refine(object, image, K, rvec2, tvec2, threshold);
             if (other.inliers.size() > best.inliers.size()) best = other;
         }

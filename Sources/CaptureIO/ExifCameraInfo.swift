@@ -36,6 +36,25 @@ public struct ExifCameraInfo: Equatable, Sendable {
         self.orientation = orientation
     }
 
+    /// The 35 mm-equivalent focal lengths a lens has, millimetres: from a circular fisheye's
+    /// (about 4 mm) to a superzoom's longest (3000 mm), with a margin. Outside them the tag holds a
+    /// placeholder (65535, 0xFFFF, as some software writes) or garbage, not a focal length.
+    public static let plausible35mmEquivalent: ClosedRange<Double> = 4...5000
+
+    /// The focal length the tags give when it is no lens's (outside `plausible35mmEquivalent`),
+    /// described for a message ("a 35 mm equivalent of 65535 mm"); nil when it is plausible or
+    /// absent. Such a focal length is not used.
+    public var implausibleFocalLength: String? {
+        if let f35 = focalLengthIn35mmFilm, f35 > 0, !Self.plausible35mmEquivalent.contains(f35) {
+            return "a 35 mm equivalent of \(String(format: "%g", f35)) mm"
+        }
+        guard focalLengthIn35mmFilm.map({ !($0 > 0) }) ?? true, let w = pixelXDimension, let h = pixelYDimension,
+              let pixels = focalPlaneFocalPixels(imageWidth: w, imageHeight: h) else { return nil }
+        let equivalent = pixels * FullFrameEquivalent.diagonalMillimetres / (Double(w) * Double(w) + Double(h) * Double(h)).squareRoot()
+        guard !Self.plausible35mmEquivalent.contains(equivalent) else { return nil }
+        return String(format: "%g mm with a focal-plane resolution that makes it a 35 mm equivalent of %.0f mm", focalLengthMillimetres ?? 0, equivalent)
+    }
+
     /// True when the orientation tag asks viewers to show the photo other than as stored.
     public var isReorienting: Bool { (orientation ?? 1) != 1 }
 
@@ -60,11 +79,19 @@ public struct ExifCameraInfo: Equatable, Sendable {
     /// own image size is known the result is scaled to the given image size (by the ratio of the
     /// longer sides when both EXIF dimensions are known, which also covers rotated images; else by
     /// imageWidth / PixelXDimension).
+    /// A focal length no lens has (`implausibleFocalLength`) gives nil.
     public func focalLengthPixels(imageWidth: Int, imageHeight: Int) -> Double? {
         guard imageWidth > 0, imageHeight > 0 else { return nil }
         if let f35 = focalLengthIn35mmFilm, f35.isFinite, f35 > 0 {
+            guard Self.plausible35mmEquivalent.contains(f35) else { return nil }
             return FullFrameEquivalent.focalPixels(millimetres: f35, width: imageWidth, height: imageHeight)
         }
+        guard implausibleFocalLength == nil else { return nil }
+        return focalPlaneFocalPixels(imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// Focal length (mm) × focal-plane resolution, scaled to the given image size.
+    private func focalPlaneFocalPixels(imageWidth: Int, imageHeight: Int) -> Double? {
         guard let focal = focalLengthMillimetres, focal.isFinite, focal > 0,
               let resolution = focalPlaneXResolution, resolution.isFinite, resolution > 0,
               let unit = millimetresPerFocalPlaneUnit

@@ -35,7 +35,7 @@ extension CaptureSamples {
     /// which their `"source": "default"` in poses.json would not explain. Nil when there are none.
     static func unconvertibleFocalNote(_ photos: [PhotoHeader]) -> String? {
         let unconvertible = photos.filter { photo in
-            guard let exif = photo.exif, let mm = exif.focalLengthMillimetres, mm > 0 else { return false }
+            guard let exif = photo.exif, let mm = exif.focalLengthMillimetres, mm > 0, exif.implausibleFocalLength == nil else { return false }
             if case .unknown = CaptureSources.prior(exif: exif, given: nil) { return true }
             return false
         }
@@ -45,6 +45,17 @@ extension CaptureSamples {
             + "(a 35 mm equivalent, or the focal-plane resolution with the camera's image size): the focal length is estimated "
             + "from the photos instead (self-calibration); if you know the intrinsics, give them (--intrinsics or --intrinsics-file, "
             + "a job's \"intrinsicsFile\")"
+    }
+
+    /// The warning for photos whose EXIF focal length is no lens's (a placeholder such as a 35 mm
+    /// equivalent of 65535 mm): it is not used, and their focal length is estimated from the
+    /// photos. Nil when there are none.
+    static func implausibleFocalWarning(_ photos: [PhotoHeader]) -> String? {
+        let implausible = photos.compactMap { photo in photo.exif?.implausibleFocalLength.map { (photo.name, $0) } }
+        guard let first = implausible.first else { return nil }
+        let who = implausible.count == 1 ? "\(first.0) gives an EXIF focal length no lens has (\(first.1)"
+            : "\(implausible.count) photos (\(listed(implausible.map(\.0)))) give an EXIF focal length no lens has (e.g. \(first.0): \(first.1)"
+        return who + "; a placeholder or a damaged tag): it is not used, and the focal length is estimated from the photos instead (self-calibration)"
     }
 
     /// The warning for photos in `directory` whose names are not valid UTF-8, nil when there are none.

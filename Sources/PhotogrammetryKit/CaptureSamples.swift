@@ -81,7 +81,7 @@ public struct CaptureSamples: Sendable {
             return sample
         }
         if given == nil, let note = unconvertibleFocalNote(headers) { notes.append(note) }
-        var warnings = [nameWarning(in: imagesDirectory)].compactMap { $0 } + checks.warnings
+        var warnings = [nameWarning(in: imagesDirectory), given == nil ? implausibleFocalWarning(headers) : nil].compactMap { $0 } + checks.warnings
         // Files that are not images at all fail to decode later, with their reason; they are not
         // photos without a mask.
         let usable = samples.indices.filter { samples[$0].rejection == nil && headers[$0].isImage }

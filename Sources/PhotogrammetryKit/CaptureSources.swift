@@ -25,10 +25,10 @@ public enum CaptureSources {
     /// The prior from a photo's EXIF block (already read), or `given` when known. A focal length
     /// from the focal-plane resolution is for the camera's image size (EXIF's), and the pose stage
     /// scales it to the decoded photo's (`IntrinsicsPrior.focalLengthAtCameraSize`); without that
-    /// size it is not used.
+    /// size it is not used, nor is a focal length no lens has (`ExifCameraInfo.implausibleFocalLength`).
     public static func prior(exif: ExifCameraInfo?, given: PinholeIntrinsics?) -> IntrinsicsPrior {
         if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
-        guard let exif else { return .unknown }
+        guard let exif, exif.implausibleFocalLength == nil else { return .unknown }
         if let f35 = exif.focalLengthIn35mmFilm, f35 > 0 { return .focalLength35mmEquivalent(millimetres: f35) }
         if let w = exif.pixelXDimension, let h = exif.pixelYDimension, let f = exif.focalLengthPixels(imageWidth: w, imageHeight: h) {
             return .focalLengthAtCameraSize(pixels: f, cameraWidth: w, cameraHeight: h)

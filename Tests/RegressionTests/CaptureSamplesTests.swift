@@ -170,6 +170,22 @@ final class CaptureSamplesTests: XCTestCase {
         XCTAssertFalse(given.notes.contains { $0.contains("millimetres") }, "\(given.notes)")
     }
 
+    /// An EXIF focal length no lens has (a 35 mm equivalent of 65535 mm, the placeholder some
+    /// software writes; 1 mm) is not used: such a photo had registered 10 m off without a word.
+    /// It is named in a warning; a plausible one is used.
+    func testAnEXIFFocalLengthNoLensHasIsNotUsedAndNamed() throws {
+        let jpeg = try ImageCodec.encode(Self.noise(seed: 3), as: .jpeg(quality: 90))
+        try write(ExifFixture.with35mmEquivalent(28, jpeg), "a.jpg")
+        try write(ExifFixture.with35mmEquivalent(65535, jpeg), "b.jpg")
+        try write(ExifFixture.with35mmEquivalent(1, jpeg), "c.jpg")
+        let read = try CaptureSamples.read(imagesDirectory: folder)
+        XCTAssertEqual(read.samples.map(\.intrinsics), [.focalLength35mmEquivalent(millimetres: 28), .unknown, .unknown])
+        XCTAssertTrue(read.warnings.contains { $0.hasPrefix("2 photos (b.jpg, c.jpg) give an EXIF focal length no lens has (e.g. b.jpg: a 35 mm equivalent of 65535 mm; ") },
+                      "\(read.warnings)")
+        let given = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 100, fy: 100, cx: 48, cy: 32))
+        XCTAssertFalse(given.warnings.contains { $0.contains("no lens has") }, "with K given, EXIF does not matter: \(given.warnings)")
+    }
+
     /// A photo stored mirrored (a front camera's, tagged 2, 4, 5 or 7) has no camera pose: it is
     /// rejected, named, with what to do; photos only turned stay in, with the warning.
     func testPhotosStoredMirroredAreRejectedWithTheReason() throws {

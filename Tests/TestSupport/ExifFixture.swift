@@ -46,6 +46,16 @@ public enum ExifFixture {
         return inserting(tiff, into: jpeg)
     }
 
+    /// `jpeg` with an EXIF block holding only the 35 mm-equivalent focal length (a SHORT, tag 0xA405).
+    public static func with35mmEquivalent(_ millimetres: UInt16, _ jpeg: Data) -> Data {
+        func le(_ value: UInt32, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
+        // Header (8), IFD0 at 8 with the Exif IFD pointer (2 + 12 + 4), the Exif IFD at 26 with one entry.
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0] + le(8, 4)
+        tiff += le(1, 2) + le(0x8769, 2) + le(4, 2) + le(1, 4) + le(26, 4) + le(0, 4)
+        tiff += le(1, 2) + le(0xA405, 2) + le(3, 2) + le(1, 4) + le(UInt32(millimetres), 2) + le(0, 2) + le(0, 4)
+        return inserting(tiff, into: jpeg)
+    }
+
     /// `jpeg` with `tiff` as its EXIF (APP1) segment, after the SOI marker.
     static func inserting(_ tiff: [UInt8], into jpeg: Data) -> Data {
         let payload = Array("Exif".utf8) + [0, 0] + tiff
