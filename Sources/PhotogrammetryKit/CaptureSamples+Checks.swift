@@ -74,8 +74,10 @@ extension CaptureSamples {
     /// - So does one far from its centre when K fits the photo turned by 90° (K made for the
     ///   upright view): its pose would be wrong (a portrait photo among landscapes registered 1.2 m
     ///   off).
-    /// - A principal point far from the centre of photos of one size for another reason is one
-    ///   warning for them all, saying how to scale K when a scale would make it fit (K for larger
+    /// - So does one far from its centre when K fits other photos of the folder (a photo resized
+    ///   since: 3 full-size photos among 8 halved ones registered metres off).
+    /// - A principal point far from the centre of every photo for another reason is one warning
+    ///   for each size, saying how to scale K when a scale would make it fit (K for larger
     ///   photos; a K kept for photos cropped from their top-left corner also looks so).
     static func check(_ photos: [PhotoHeader], given: PinholeIntrinsics?) -> CheckResult {
         var result = CheckResult()
@@ -102,13 +104,32 @@ extension CaptureSamples {
         var offCentre: [String: [String]] = [:]  // "W×H" → names
         var offCentreHint: [String: IntrinsicsFit.Hint?] = [:]
         var sizes: [String: ImageDimensions] = [:]
-        for (index, photo) in photos.enumerated() where result.rejections[index] == nil {
-            // A header claiming more than OpenCV decodes (2^30 pixels, 2^20 per side) is reported
-            // when decoding fails; a K warning about it would only add noise.
-            guard let size = photo.size, size.pixelCount <= 1 << 30, max(size.width, size.height) <= 1 << 20 else { continue }
+        // A header claiming more than OpenCV decodes (2^30 pixels, 2^20 per side) is reported
+        // when decoding fails; a K warning about it would only add noise.
+        let fits = photos.enumerated().map { index, photo -> (size: ImageDimensions, fit: IntrinsicsFit)? in
+            guard result.rejections[index] == nil, let size = photo.size, size.pixelCount <= 1 << 30,
+                  max(size.width, size.height) <= 1 << 20 else { return nil }
+            return (size, IntrinsicsFit.check(k, width: size.width, height: size.height))
+        }
+        // The size of the photos K fits, when some do: K is theirs.
+        let fittingSizes = fits.compactMap { $0?.fit == .fits ? $0?.size : nil }
+        let kSize = Dictionary(grouping: fittingSizes) { "\($0.width)×\($0.height)" }.values.max { $0.count < $1.count }?.first
+        for (index, photo) in photos.enumerated() {
+            guard let (size, fit) = fits[index] else { continue }
             let key = "\(size.width)×\(size.height)"
-            switch IntrinsicsFit.check(k, width: size.width, height: size.height) {
+            switch fit {
             case .fits: break
+            case .offCentre(let hint) where hint != .rotated && kSize != nil:
+                // K fits the other photos: this one, resized or cropped since, would register
+                // with a wrong pose (3 full-size photos among 8 halved ones: metres off).
+                let k0 = kSize!
+                let ratio = Double(size.width) / Double(k0.width)
+                let scaled = abs(ratio - Double(size.height) / Double(k0.height)) <= 0.01 * ratio
+                    ? "; K is for the other photos, of \(k0.width)×\(k0.height), and this one is \(String(format: "%.4g", ratio))× their size (resized?)"
+                    : "; K is for the other photos, of \(k0.width)×\(k0.height)"
+                result.rejections[index] = "the given K does not fit this \(key) photo: its principal point (\(pixels(k.cx)), \(pixels(k.cy))) "
+                    + "is far from its centre (\(pixels(Double(size.width) / 2)), \(pixels(Double(size.height) / 2)))\(scaled): its pose would be wrong, "
+                    + "so it is left out. To use it, give it the others' size, or run without K (each photo size then gets its own camera)"
             case .outside(let hint):
                 result.rejections[index] = "the given K cannot describe this \(key) photo: its principal point "
                     + "(\(pixels(k.cx)), \(pixels(k.cy))) lies outside it\(advice(hint, rotated: rotated.contains(photo.name)))"
@@ -137,7 +158,8 @@ extension CaptureSamples {
             return "; K seems to be for photos \(String(format: "%.4g", 1 / factor))× as large: multiply fx, fy, cx and cy by \(String(format: "%.4g", factor))"
         case .rotated?:
             let why = rotated ? " (its EXIF orientation is not applied)" : ""
-            return "; it fits the photo turned by 90°: the photo seems to be stored turned from the view K was made for\(why); give K for the pixels as stored"
+            return "; it fits the photo turned by 90°: the photo seems to be stored turned from the view K was made for\(why); "
+                + "turn its pixels to that view, give K for the pixels as stored, or run without K (each photo size then gets its own camera)"
         case nil:
             return ""
         }

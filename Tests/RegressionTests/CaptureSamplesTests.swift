@@ -90,6 +90,15 @@ final class CaptureSamplesTests: XCTestCase {
         let outside = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 500, cy: 500))
         XCTAssertEqual(outside.samples.filter { $0.rejection?.contains("principal point (500.0, 500.0) lies outside it") == true }.count, 3)
 
+        // A photo of another size among photos K fits (resized since) is left out: with K it
+        // registers metres off. Its size against theirs is named.
+        try write(ImageCodec.encode(Self.noise(width: 192, height: 128, seed: 4)), "d.png")
+        let mixed = try CaptureSamples.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 47.5, cy: 31.5))
+        XCTAssertEqual(mixed.samples.map { $0.rejection == nil }, [true, true, false, false])
+        let resized = try XCTUnwrap(mixed.samples[3].rejection)
+        XCTAssertTrue(resized.contains("K is for the other photos, of 96×64, and this one is 2× their size (resized?): its pose would be wrong, so it is left out"), resized)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("d.png"))
+
         // The pose stage's inputs (reconstruct's) get the same checks.
         let sources = try CaptureSources.read(imagesDirectory: folder, given: PinholeIntrinsics(fx: 80, fy: 80, cx: 500, cy: 500)).sources
         XCTAssertEqual(sources.compactMap(\.rejection).count, 3)
