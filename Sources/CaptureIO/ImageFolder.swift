@@ -4,7 +4,7 @@ import Foundation
 public struct ImageFolder {
     /// File extensions (lower case, without the dot) that count as images.
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "heic", "heif",
+        "jpg", "jpeg", "jpe", "jfif", "png", "tif", "tiff", "webp", "bmp", "heic", "heif",
     ]
 
     /// File-name suffixes (before the extension, case-insensitive) of per-image sidecars in

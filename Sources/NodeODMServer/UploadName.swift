@@ -6,13 +6,14 @@ import Foundation
 /// A name that reaches outside the folder (`..`, `/`, `\`, a leading `.`, NUL or other control
 /// characters) is refused, not repaired: the client meant something else. Any other name is kept
 /// as sent (`写真1.jpg`, `photo é.jpg`, `a#1.jpg`): changing characters would let two photos'
-/// names meet, and the later would replace the earlier. The extension must be a photo's (JPEG,
-/// PNG, HEIC/HEIF, TIFF), or that of a file a capture folder holds beside its photos: `K.txt`,
+/// names meet, and the later would replace the earlier. The extension must be a photo's (what a
+/// capture folder reads: JPEG, PNG, HEIC/HEIF, TIFF, WebP, BMP), or that of a file a capture folder holds beside its photos: `K.txt`,
 /// `tracked_poses.json` (`capture replay`'s, for the metric scale) or a photo's `STEM_gravity.txt`.
 public enum UploadName {
     /// Longest name, in bytes of UTF-8.
     public static let maximumBytes = 240
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff"]
+    /// What a capture folder reads as photos (`ImageFolder.imageExtensions`).
+    public static let photoExtensions = ImageFolder.imageExtensions
     /// The intrinsics file a capture folder may hold beside its photos.
     public static let intrinsicsFileName = CaptureFolderFiles.intrinsics
 
@@ -45,7 +46,7 @@ public enum UploadName {
             return stem + ".txt"  // the name the folder reader looks for
         }
         guard photoExtensions.contains(ext) else {
-            throw NodeODMError.refused("file '\(name)' is not a photo (.jpg, .jpeg, .png, .heic, .heif, .tif, .tiff), "
+            throw NodeODMError.refused("file '\(name)' is not a photo (\(photoExtensions.sorted().map { "." + $0 }.joined(separator: ", "))), "
                 + "a photo's STEM\(GravitySidecar.suffix).txt, \(intrinsicsFileName) or \(CaptureFolderFiles.trackedPoses)")
         }
         return cleaned

@@ -136,7 +136,7 @@ public struct CaptureSamples: Sendable {
         var used = [Bool](repeating: false, count: 256)
         for value in levels.pixels { used[Int(value)] = true }
         let levelCount = used.filter { $0 }.count
-        let isLossy = ["jpg", "jpeg", "heic", "heif", "webp"].contains(file.pathExtension.lowercased())
+        let isLossy = ["jpg", "jpeg", "jpe", "jfif", "heic", "heif", "webp"].contains(file.pathExtension.lowercased())
         let isLabelImage = !isLossy && levelCount <= 8
         let brightest = used.lastIndex(of: true) ?? 0
         let threshold: Int

@@ -9,7 +9,7 @@ final class ImageFolderTests: XCTestCase {
 
     func testListsOnlyVisibleImageFilesSortedByName() throws {
         let directory = try makeTemporaryDirectory(self)
-        for name in ["z.heic", "b.png", "a.JPG", "m.TIFF", "notes.txt", ".hidden.jpg", "noextension", "w.webp"] {
+        for name in ["z.heic", "b.png", "a.JPG", "m.TIFF", "notes.txt", ".hidden.jpg", "noextension", "w.webp", "p.jfif", "q.JPE"] {
             try touch(directory, name)
         }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("folder.jpg"),
@@ -18,7 +18,7 @@ final class ImageFolderTests: XCTestCase {
 
         let names = try ImageFolder.listImages(in: directory).map(\.lastPathComponent)
 
-        XCTAssertEqual(names, ["a.JPG", "b.png", "m.TIFF", "w.webp", "z.heic"])
+        XCTAssertEqual(names, ["a.JPG", "b.png", "m.TIFF", "p.jfif", "q.JPE", "w.webp", "z.heic"])
     }
 
     func testSkipsObjectCaptureSidecarsButKeepsLookalikeNames() throws {
@@ -81,6 +81,6 @@ final class ImageFolderTests: XCTestCase {
 
     func testImageExtensionsAreLowerCaseWithoutDots() {
         XCTAssertEqual(ImageFolder.imageExtensions,
-                       ["jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "heic", "heif"])
+                       ["jpg", "jpeg", "jpe", "jfif", "png", "tif", "tiff", "webp", "bmp", "heic", "heif"])
     }
 }
