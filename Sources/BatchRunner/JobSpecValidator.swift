@@ -65,9 +65,17 @@ struct JobSpecValidator {
         do { return try Self.decodeSpec(object) } catch let error as DecodingError {
             // Foundation's decoder reports a fractional or too large number for an integer field
             // as "not valid JSON", without the key: find the number whose replacement decodes.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            // The replacement may fail otherwise (0 is below maxPolygons' minimum): what counts is
+            // that this error goes away.
+            func isTheUnkeyedError(_ error: Error) -> Bool {
+                if case .dataCorrupted(let context)? = error as? DecodingError { return context.codingPath.isEmpty }
+                return false
+            }
+            if isTheUnkeyedError(error) {
                 for (path, number) in Self.nonIntegers(in: object, path: []) {
-                    guard case .some = try? Self.decodeSpec(Self.replacing(object, at: path, with: 0) as! [String: Any]) else { continue }
+                    do { _ = try Self.decodeSpec(Self.replacing(object, at: path, with: 0) as! [String: Any]) } catch where isTheUnkeyedError(error) {
+                        continue
+                    } catch {}
                     throw JobProblem("'\(Self.describe(path))' must be an integer, not \(number)")
                 }
             }

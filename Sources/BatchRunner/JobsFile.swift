@@ -99,6 +99,12 @@ public struct JobsFile: Sendable {
         } catch {
             let document = error
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            // JSON Lines hold a whole job on each line: a file whose first line is not a JSON value
+            // of its own ("[" of an array spread over lines) is one document with a mistake in it.
+            if let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) }),
+               (try? JSONSerialization.jsonObject(with: Data(first.utf8), options: [.fragmentsAllowed])) == nil {
+                throw BatchError.jobsFile(name, "is not valid JSON: \(Self.reason(document, in: data))")
+            }
             let jobs = lines.enumerated().compactMap { number, line -> Result<Any, JobProblem>? in
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { return nil }
@@ -107,7 +113,7 @@ public struct JobsFile: Sendable {
                 }
             }
             guard jobs.contains(where: { if case .success = $0 { return true } else { return false } }) else {
-                throw BatchError.jobsFile(name, "is not valid JSON (nor JSON Lines): \(Self.reason(document))")
+                throw BatchError.jobsFile(name, "is not valid JSON (nor JSON Lines): \(Self.reason(document, in: data))")
             }
             return jobs
         }
@@ -116,6 +122,18 @@ public struct JobsFile: Sendable {
     private static func reason(_ error: any Error) -> String {
         let ns = error as NSError
         return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+    }
+
+    /// `reason(error)`, with the line and column of the character offset Foundation reports
+    /// ("around character 82": a missing comma between two jobs is at the start of the second).
+    static func reason(_ error: any Error, in data: Data) -> String {
+        let text = reason(error)
+        guard let range = text.range(of: #"character (\d+)"#, options: .regularExpression),
+              let offset = Int(text[range].dropFirst("character ".count)) else { return text }
+        let bytes = [UInt8](data.prefix(offset))
+        let line = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = offset - ((bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1) + 1
+        return "\(text) (line \(line), column \(column); a missing comma between two jobs shows at the start of the second)"
     }
 }
 

@@ -156,6 +156,27 @@ final class JobsFileTests: XCTestCase {
             let entries = try parse(#"[{"id": "j", "input": "cap", "requests": ["poses"], "# + field + "}]", in: dir)
             XCTAssertTrue(problem(entries[0])?.contains(expected) == true, "\(field): \(problem(entries[0]) ?? "(valid)")")
         }
+        // Keys whose 0 is itself refused (a polygon cap under 100, a texture size not a power of two) are named too.
+        let custom: [(String, String)] = [
+            (#""maxPolygons": 1000.7"#, "'requests[0].maxPolygons' must be an integer, not 1000.7"),
+            (#""textureSize": 2048.5"#, "'requests[0].textureSize' must be an integer, not 2048.5"),
+        ]
+        for (field, expected) in custom {
+            let entries = try parse(#"[{"id": "j", "input": "cap", "requests": [{"type": "model", "detail": "custom", "# + field + "}]}]", in: dir)
+            XCTAssertTrue(problem(entries[0])?.contains(expected) == true, "\(field): \(problem(entries[0]) ?? "(valid)")")
+        }
+    }
+
+    /// An array spread over lines with a comma missing is one document with a mistake, not JSON
+    /// Lines (which had enqueued the jobs on lines of their own and called "[" a broken job): the
+    /// whole file is refused with the line and column.
+    func testAJobsArrayMissingACommaIsRefusedWithTheLine() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "cap")
+        let text = "[\n" + #"{"id": "x", "input": "cap", "requests": ["poses"]}"# + "\n" + #"{"id": "y", "input": "cap", "requests": ["poses"]}"# + "\n]\n"
+        XCTAssertThrowsError(try parse(text, in: dir)) { error in
+            XCTAssertTrue("\(error)".contains("is not valid JSON: ") && "\(error)".contains("(line 3, column 1; a missing comma"), "\(error)")
+        }
     }
 
     func testJSONLinesLetABrokenLineFailAlone() throws {
