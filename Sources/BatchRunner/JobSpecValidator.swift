@@ -170,6 +170,12 @@ struct JobSpecValidator {
         guard photos.count >= 2 else {
             throw JobProblem("input folder \(images.path) has \(photos.count) photo\(photos.count == 1 ? "" : "s"); at least 2 are needed")
         }
+        // Two photos give poses but no surface: refused now rather than after the pose stage.
+        let wantsModel = spec.requests.contains { if case .model = $0 { true } else { false } }
+        if wantsModel, photos.count < 3, !Self.holdsDepth(images) {
+            throw JobProblem("input folder \(images.path) has \(photos.count) photos: a model needs at least 3 (stereo keeps a depth only where "
+                             + "two other photos agree) or depth sidecars (NNNN_depth.png) beside them; ask for \"poses\" alone, or add photos")
+        }
         spec.input = input.path
         if let file = spec.intrinsicsFile {
             let url = absolute(file, from: input)
@@ -182,6 +188,11 @@ struct JobSpecValidator {
             spec.output = url.path
         }
         return spec
+    }
+
+    /// Whether `folder` holds depth beside its photos (sidecars, or an RGB-D keyframe set's depth_N files).
+    static func holdsDepth(_ folder: URL) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains { $0.lowercased().contains("depth") }
     }
 
     /// Why the output folder `url` could not be made (its staging folder is made beside it), or

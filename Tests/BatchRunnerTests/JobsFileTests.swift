@@ -167,6 +167,25 @@ final class JobsFileTests: XCTestCase {
         }
     }
 
+    /// Two photos give poses but no surface: a job asking a model of them is refused when it is
+    /// read (it had run the pose stage, then failed, throwing its poses away); poses alone, or
+    /// two photos with depth sidecars, are fine.
+    func testAModelOfTwoPhotosWithoutDepthIsRefusedUpFront() throws {
+        let dir = try BatchFixtures.temporaryDirectory(self)
+        try BatchFixtures.capture(in: dir, name: "two", photos: 2)
+        let entries = try parse(#"""
+            [{"id": "model", "input": "two", "requests": ["poses", {"type": "model", "detail": "preview"}]},
+             {"id": "poses", "input": "two", "requests": ["poses"]}]
+            """#, in: dir)
+        XCTAssertTrue(problem(entries[0])?.contains("has 2 photos: a model needs at least 3") == true, problem(entries[0]) ?? "(valid)")
+        XCTAssertNil(problem(entries[1]))
+        let images = dir.appendingPathComponent("two/images")
+        let first = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted().first)
+        try Data().write(to: images.appendingPathComponent((first as NSString).deletingPathExtension + "_depth.png"))
+        let withDepth = try parse(#"[{"id": "model", "input": "two", "requests": [{"type": "model", "detail": "preview"}]}]"#, in: dir)
+        XCTAssertNil(problem(withDepth[0]), "depth sidecars give a surface of two photos")
+    }
+
     /// An array spread over lines with a comma missing is one document with a mistake, not JSON
     /// Lines (which had enqueued the jobs on lines of their own and called "[" a broken job): the
     /// whole file is refused with the line and column.

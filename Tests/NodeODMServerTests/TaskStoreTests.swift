@@ -27,7 +27,7 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(task.name, "vase")
         let list = await store.list()
         XCTAssertTrue(list.isEmpty, "uncommitted tasks are not listed")
-        try await store.addUploads(task.uuid, files: try upload(store, ["1.jpg", "2.jpg", "K.txt"]))
+        try await store.addUploads(task.uuid, files: try upload(store, ["1.jpg", "2.jpg", "3.jpg", "K.txt"]))
         try await store.addUploads(task.uuid, files: try upload(store, ["2.jpg"]))  // a retried upload replaces
         let committed = try await store.commit(task.uuid)
         XCTAssertEqual(committed.jobIDs, [task.uuid])
@@ -35,7 +35,7 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(listed.map(\.uuid), [task.uuid])
         let info = try await store.info(task.uuid)
         XCTAssertEqual(info.status.code, .queued)
-        XCTAssertEqual(info.imagesCount, 2)
+        XCTAssertEqual(info.imagesCount, 3)
         XCTAssertEqual(info.processingTime, -1)
         // Any line number is a request, the most negative too (it once trapped and ended the server).
         let all = try await store.output(task.uuid, from: 0)
@@ -48,24 +48,24 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(job.decodedSpec?.intrinsicsFile?.hasSuffix("images/K.txt"), true, "an uploaded K.txt holds the intrinsics")
         XCTAssertEqual(job.decodedSpec?.output, store.outputDirectory(task.uuid).path)
         do {
-            try await store.addUploads(task.uuid, files: try upload(store, ["3.jpg"]))
+            try await store.addUploads(task.uuid, files: try upload(store, ["4.jpg"]))
             XCTFail("added photos to a committed task")
         } catch let error as NodeODMError { XCTAssertTrue(error.message.contains("already committed"), error.message) }
     }
 
     func testLimitsUUIDsAndStatesAreEnforced() async throws {
-        let store = try store(maxImages: 2)
+        let store = try store(maxImages: 3)
         let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: "6F9619FF-8B86-D011-B42D-00C04FC964FF")
         XCTAssertEqual(task.uuid, "6f9619ff-8b86-d011-b42d-00c04fc964ff")
         await assertRefused("already exists") { _ = try await store.create(name: nil, options: TaskOptions(), requestedUUID: task.uuid) }
         await assertRefused("not a UUID") { _ = try await store.create(name: nil, options: TaskOptions(), requestedUUID: "../x") }
         await assertRefused("at least 2 are needed") { _ = try await store.commit(task.uuid) }
         await assertRefused("two uploaded files are named a.jpg") { try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "a.jpg"])) }
-        await assertRefused("at most 2 per task") { try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg", "c.jpg"])) }
+        await assertRefused("at most 3 per task") { try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg", "c.jpg", "d.jpg"])) }
         await assertRefused("not a task UUID", status: 404) { _ = try await store.info("../../etc") }
         await assertRefused("not found", status: 404) { _ = try await store.info(task.uuid) }  // not committed yet
         await assertRefused("assets are ready when it completes") {
-            try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg"]))
+            try await store.addUploads(task.uuid, files: try self.upload(store, ["a.jpg", "b.jpg", "c.jpg"]))
             _ = try await store.commit(task.uuid)
             _ = try await store.asset(task.uuid, named: "all.zip")
         }
@@ -76,7 +76,7 @@ final class TaskStoreTests: XCTestCase {
     func testACompletedTaskCanBeRestarted() async throws {
         let store = try store()
         let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
-        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg", "c.jpg"]))
         _ = try await store.commit(task.uuid)
         // The job runs and completes: its outputs, with their manifest, in the task's output folder.
         let job = try XCTUnwrap(try store.ledger.claim(task.uuid, runnerID: "r"))
@@ -99,7 +99,7 @@ final class TaskStoreTests: XCTestCase {
     func testARestartedCancelledTaskHasNotStarted() async throws {
         let store = try store()
         let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
-        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg", "c.jpg"]))
         _ = try await store.commit(task.uuid)
         _ = try XCTUnwrap(try store.ledger.claim(task.uuid, runnerID: "r"))
         _ = try store.ledger.requestCancel(task.uuid)
@@ -119,7 +119,7 @@ final class TaskStoreTests: XCTestCase {
         var uuids: [String] = []
         for _ in 0..<2 {
             let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
-            try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+            try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg", "c.jpg"]))
             _ = try await store.commit(task.uuid)
             try FileManager.default.createDirectory(at: store.layout.checkpointDirectory(task.uuid), withIntermediateDirectories: true)
             uuids.append(task.uuid)
@@ -140,7 +140,7 @@ final class TaskStoreTests: XCTestCase {
     func testATaskWhoseJobWasRemovedFailsAndAReplacedUploadIsLogged() async throws {
         let store = try store()
         let task = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
-        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        try await store.addUploads(task.uuid, files: try upload(store, ["a.jpg", "b.jpg", "c.jpg"]))
         let incoming = try store.newIncomingDirectory()
         let other = incoming.appendingPathComponent("other")
         try Data([0xFF, 0xD8, 0x00, 0xFF, 0xD9]).write(to: other)
