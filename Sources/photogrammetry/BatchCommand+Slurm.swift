@@ -77,7 +77,7 @@ extension BatchCommand {
             return
         }
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
-        reporter.finish(summary: summary, failedJobs: failed, stillOpen: stillOpen)
+        reporter.finish(summary: summary, failedJobs: failed, tally: try LedgerTally(ledger: ledger, fileIDs: fileIDs.map(Set.init)))
         if summary.stopped {
             reporter.note("stopped waiting: the submitted jobs go on in Slurm (`photogrammetry jobs cancel ID -o \(output)` cancels one)")
             throw ExitCode(130)

@@ -25,7 +25,7 @@ struct BatchCommand: AsyncParsableCommand {
             ledger, runs it and commits its outputs (OUT must be on a file system the nodes share). \
             The command then waits, printing progress, submits retries, and notices tasks that ended \
             without recording an outcome; --no-wait returns after the submission. Task logs: OUT/slurm.
-            Exit status: 0 when every job is completed or cancelled, 1 when some failed, 130 after Ctrl-C \
+            Exit status: 0 when no job failed (jobs another runner holds are counted as still running), 1 when some failed, 130 after Ctrl-C \
             (local: running jobs go back to the queue; Slurm: the submitted jobs go on).
             """
     )
@@ -108,8 +108,7 @@ struct BatchCommand: AsyncParsableCommand {
         defer { signals.cancel() }
         let summary = try await runner.run()
         let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
-        let open = try ledger.jobs(in: [.queued, .running]).count
-        reporter.finish(summary: summary, failedJobs: failed, stillOpen: open)
+        reporter.finish(summary: summary, failedJobs: failed, tally: try LedgerTally(ledger: ledger, fileIDs: fileIDs.map(Set.init)))
         if summary.stopped { throw ExitCode(130) }
         if !failed.isEmpty { throw ExitCode(1) }
     }

@@ -106,7 +106,7 @@ struct JobsCommand: ParsableCommand {
 
     struct Cancel: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Cancel a job: a queued one at once; a running one is stopped by its runner within a second.",
+            abstract: "Cancel a job: a queued one at once; a running one is stopped by its runner within about half a second (it looks every 0.5 s).",
             discussion: """
                 A job submitted to Slurm (batch --backend slurm) is also cancelled there with \
                 scancel <array id>_<index>; for a running one, this waits until its task has stopped.

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             (GET /task/<uuid>/download/all.zip) and cancel, remove or restart them (POST \
             /task/cancel, /task/remove, /task/restart). GET /options lists the processing options: \
             detail (none, preview, reduced, medium, full, raw), model-format (usdz, glb, obj), \
-            point-cloud, bounds. Every task gets camera poses (poses.json, colmap/, \
+            point-cloud (the sparse points), bounds, object-masking. Every task gets camera poses (poses.json, colmap/, \
             sparse_pc.ply, transforms.json); upload K.txt with the photos to hold known intrinsics fixed, and \
             tracked_poses.json (from capture replay) for a metric scale without depth.
 

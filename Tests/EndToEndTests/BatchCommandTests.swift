@@ -242,14 +242,22 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(cancel.output.contains("cancelled job 'b'"), cancel.output)
         let run = try CLIRunner.run(["batch", "-o", out.path])
         XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("batch: 1 completed, 0 failed, 1 cancelled of the ledger's 2 jobs (1 completed in this run"), run.output)
         let ledger = try JobLedger(outputFolder: out)
         XCTAssertEqual(try ledger.job("a")?.state, .completed)
         XCTAssertEqual(try ledger.job("b")?.state, .cancelled)
         let retry = try CLIRunner.run(["jobs", "retry", "b", "-o", out.path])
         XCTAssertEqual(retry.status, 0, retry.output)
         XCTAssertTrue(retry.output.contains("queued job 'b' again; it runs from the start"), "b never ran: \(retry.output)")
-        XCTAssertEqual(try CLIRunner.run(["batch", "-o", out.path, "--json"]).status, 0)
+        let again = try CLIRunner.run(["batch", "-o", out.path, "--json"])
+        XCTAssertEqual(again.status, 0)
         XCTAssertEqual(try ledger.job("b")?.state, .completed)
+        // The counts are the ledger's, whichever run finished the job: a's earlier completion counts, and b is no longer cancelled.
+        let summary = try XCTUnwrap(again.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .last { $0["event"] as? String == "summary" })
+        XCTAssertEqual(summary["completed"] as? Int, 2, "\(summary)")
+        XCTAssertEqual(summary["completed_this_run"] as? Int, 1, "\(summary)")
+        XCTAssertEqual(summary["cancelled"] as? Int, 0, "\(summary)")
         let json = try CLIRunner.run(["jobs", "list", "-o", out.path, "--json"])
         let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
         XCTAssertEqual(listed?.compactMap { $0["state"] as? String }, ["completed", "completed"])
