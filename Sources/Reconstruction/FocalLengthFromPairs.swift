@@ -73,9 +73,27 @@ public enum FocalLengthFromPairs {
             guard pairs.count >= options.minPairs else { continue }
             let first = inputs.first { $0.cameraGroup == group }!
             let isExif = first.intrinsicsSource == .exif
+            let withPairs = isExif ? [] : pairs.compactMap { g in fundamental(of: g, inputs: inputs, options: options).map { (g.pair, $0) } }
             let fundamentals = isExif
                 ? uncalibratedFundamentals(Array(pairs.prefix(options.maxCheckPairs)), inputs: inputs, verifier: verifier, workers: workers, options: options)
-                : pairs.compactMap { fundamental(of: $0, inputs: inputs, options: options) }
+                : withPairs.map(\.1)
+            if !isExif, let clusters = splitCamera(withPairs, start: first.intrinsics.fx, intrinsics: first.intrinsics, options: options) {
+                // Two cameras (or zoom settings) under one guess: a camera for each cluster; the
+                // group's other photos go with the first.
+                var nextGroup = (out.map(\.cameraGroup).max() ?? 0) + 1
+                let members = out.indices.filter { out[$0].cameraGroup == group }
+                for (c, cluster) in clusters.enumerated() {
+                    let newGroup = c == 0 ? group : nextGroup
+                    if c > 0 { nextGroup += 1 }
+                    for i in c == 0 ? members : cluster.images {
+                        out[i].cameraGroup = newGroup
+                        out[i].intrinsics.fx = cluster.focalLength
+                        out[i].intrinsics.fy = cluster.focalLength
+                    }
+                    estimated.insert(newGroup)
+                }
+                continue
+            }
             guard let focal = isExif ? exifContradicted(fundamentals: fundamentals, intrinsics: first.intrinsics, options: options)
                                      : estimate(fundamentals: fundamentals, intrinsics: first.intrinsics, options: options)
             else { continue }

@@ -266,7 +266,7 @@ final class SessionRun: @unchecked Sendable {
     private func deliverPoseResults(_ result: PoseStagesResult) {
         let report = result.report, scene = report.scene
         let invalid = Set(result.invalidSamples.map(\.index))
-        for warning in [result.givenFocalContradicted, result.exifSetAside, scene.exifFocalWarning, scene.twoPhotoSelfCalibrationWarning].compactMap({ $0 }) { emit(.inputWarning(warning)) }
+        for warning in [result.givenFocalContradicted, result.exifSetAside, scene.exifFocalWarning, scene.twoPhotoSelfCalibrationWarning, scene.separateFocalLengthsNote].compactMap({ $0 }) { emit(.inputWarning(warning)) }
         var skipped = false
         for (i, image) in scene.images.enumerated() where !image.isRegistered && !invalid.contains(i) {
             emit(.skippedSample(id: samples[i].id))

@@ -28,6 +28,27 @@ extension SparseScene {
             + "focal length, or more photos"
     }
 
+    /// A note when photos of one size without a known focal length were found to come from
+    /// cameras or zoom settings of different focal lengths (`FocalLengthFromPairs.splitCamera`)
+    /// and each set was self-calibrated as its own camera: sets of at least 3 registered photos
+    /// whose focal lengths differ by 10 % or more. Nil otherwise.
+    public var separateFocalLengthsNote: String? {
+        let guessed = images.filter { $0.isRegistered && $0.intrinsicsSource == .defaultGuess }
+        let bySize = Dictionary(grouping: guessed) { "\($0.intrinsics.width)×\($0.intrinsics.height)" }
+        for size in bySize.keys.sorted() {
+            let sets = Dictionary(grouping: bySize[size]!) { $0.intrinsics.fx }.filter { $0.value.count >= 3 }.sorted { $0.key < $1.key }
+            guard sets.count >= 2, sets.last!.key >= 1.1 * sets.first!.key else { continue }
+            let described = sets.map { focal, photos in
+                let names = photos.map(\.name)
+                return String(format: "%.0f px", focal) + " (" + (names.count <= 4 ? names.joined(separator: ", ")
+                    : names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more") + ")"
+            }
+            return "the \(bySize[size]!.count) photos of \(size) without a known focal length were taken at \(sets.count) focal lengths "
+                + "(two cameras or zoom settings?): \(described.joined(separator: "; ")); each set was self-calibrated as a camera of its own"
+        }
+        return nil
+    }
+
     /// How the reason of an image that a separate model registered starts (`PoseEstimation.separateModelReason`).
     public static let separateModelReasonStart = "reconstructed in separate model "
 }

@@ -38,4 +38,22 @@ final class ExifFocalWarningTests: XCTestCase {
         XCTAssertNil(scene([(.given, true), (.given, true)]).twoPhotoSelfCalibrationWarning, "a given focal length is not calibrated")
         XCTAssertNil(scene([(.exif, true), (.exif, true)]).twoPhotoSelfCalibrationWarning)
     }
+
+    /// Photos of one size found to have two focal lengths (two cameras or zoom settings) are named
+    /// by focal length; one camera's photos, or sets under 3 photos, are not.
+    func testSelfCalibratedPhotosOfTwoFocalLengthsAreNoted() throws {
+        var two = scene(Array(repeating: (.defaultGuess, true), count: 7))
+        for i in 4..<7 { two.images[i].intrinsics.fx = 80 }
+        let note = try XCTUnwrap(two.separateFocalLengthsNote)
+        XCTAssertEqual(note, "the 7 photos of 64×48 without a known focal length were taken at 2 focal lengths (two cameras or zoom "
+                       + "settings?): 60 px (0.jpg, 1.jpg, 2.jpg, 3.jpg); 80 px (4.jpg, 5.jpg, 6.jpg); each set was self-calibrated as a camera of its own")
+        XCTAssertNil(scene(Array(repeating: (.defaultGuess, true), count: 7)).separateFocalLengthsNote)
+        var close = two
+        for i in 4..<7 { close.images[i].intrinsics.fx = 62 }
+        XCTAssertNil(close.separateFocalLengthsNote, "focal lengths 3 % apart are one camera's")
+        var few = two
+        few.images[6].intrinsics.fx = 60
+        few.images[5].intrinsics.fx = 60
+        XCTAssertNil(few.separateFocalLengthsNote, "one photo apart is no set")
+    }
 }

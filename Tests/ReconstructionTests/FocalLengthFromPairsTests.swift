@@ -92,4 +92,31 @@ final class FocalLengthFromPairsTests: XCTestCase {
                                translation: Vector3(1, 0.2, 0.1).normalized)
         XCTAssertNil(FocalLengthFromPairs.estimate(fundamentals: Array(repeating: pair, count: 4), intrinsics: intrinsics))
     }
+
+    /// Photos of one size from two cameras (700 and 1000 px) under one guess are found to be two
+    /// cameras, each with its focal length; photos of one camera are not split.
+    func testPhotosOfTwoFocalLengthsUnderOneGuessAreSplit() throws {
+        var rng = SplitMix64(seed: 7)
+        let poses = (0..<8).map { _ in
+            RigidTransform(rotation: UnitQuaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
+                                                    angleRadians: rng.uniform(0.05, 0.4)).matrix,
+                           translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()))
+        }
+        func pairs(focal: (Int) -> Double) -> [(pair: ImagePair, f: Matrix3)] {
+            func kInverse(_ f: Double) -> Matrix3 {
+                Matrix3(rowMajor: [1 / f, 0, -intrinsics.cx / f, 0, 1 / f, -intrinsics.cy / f, 0, 0, 1])
+            }
+            return (0..<8).flatMap { i in ((i + 1)..<8).map { j in
+                let relative = poses[j] * poses[i].inverse
+                let t = relative.translation
+                let cross = Matrix3(rowMajor: [0, -t.z, t.y, t.z, 0, -t.x, -t.y, t.x, 0])
+                return (ImagePair(i, j), kInverse(focal(j)).transposed * cross * relative.rotation * kInverse(focal(i)))
+            } }
+        }
+        let clusters = try XCTUnwrap(FocalLengthFromPairs.splitCamera(pairs { $0 < 4 ? 700 : 1000 }, start: 960, intrinsics: intrinsics))
+        XCTAssertEqual(clusters.map(\.images), [[0, 1, 2, 3], [4, 5, 6, 7]])
+        XCTAssertEqual(clusters[0].focalLength, 700, accuracy: 0.05 * 700)
+        XCTAssertEqual(clusters[1].focalLength, 1000, accuracy: 0.05 * 1000)
+        XCTAssertNil(FocalLengthFromPairs.splitCamera(pairs { _ in 700 }, start: 960, intrinsics: intrinsics), "one camera stays one")
+    }
 }
