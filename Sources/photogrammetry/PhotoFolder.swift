@@ -65,8 +65,16 @@ enum PhotoFolder {
         let deeper = holding.isEmpty ? "" : "; photos are in " + holding.prefix(3).map { "\(name(path, $0))/" }.joined(separator: ", ")
             + (holding.count > 3 ? ", …" : "")
             + (holding.count > 1 ? ": give one of them instead, or gather a capture split over several into one folder" : ": give that folder instead")
+        // Hidden files (names starting with "."; macOS's ._ copies) are never photos: say so when that is all there is.
+        let hidden = [folder, folder.appendingPathComponent("images")].flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+                $0.hasPrefix(".") && ImageFolder.imageExtensions.contains(($0 as NSString).pathExtension.lowercased())
+            }
+        }.sorted()
+        let skipped = hidden.isEmpty ? "" : "; \(hidden.count) hidden file(s) with an image's extension (\(hidden.prefix(3).joined(separator: ", "))"
+            + (hidden.count > 3 ? ", …" : "") + ") are skipped: names starting with \".\" are not read (macOS's ._ files are metadata, not photos)"
         return CommandFailure("no photos in \(path): looked for \(extensions) (any case) directly inside it and in its images/ subfolder, not deeper"
-                              + deeper + names)
+                              + deeper + names + skipped)
     }
 
     private static func name(_ path: String, _ child: String) -> String {

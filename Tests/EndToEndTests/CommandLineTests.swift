@@ -51,6 +51,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(plain.status, 1)
         XCTAssertTrue(plain.output.contains("no photos in \(dir.path)"), plain.output)
         XCTAssertFalse(plain.output.contains("Usage:"), plain.output)
+        XCTAssertFalse(plain.output.contains("hidden"), plain.output)
+
+        // Only hidden files (macOS's ._ copies): the error says they were skipped, and why.
+        try Data([0xFF, 0xD8]).write(to: dir.appendingPathComponent("._IMG_1.JPG"))
+        let hidden = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path])
+        XCTAssertTrue(hidden.output.contains("1 hidden file(s) with an image's extension (._IMG_1.JPG) are skipped"), hidden.output)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("._IMG_1.JPG"))
 
         let json = try run(["poses", dir.path, "-o", dir.appendingPathComponent("out").path, "--json"])
         XCTAssertEqual(json.status, 1)
