@@ -9,13 +9,11 @@ enum JobsJSON {
             "failures": job.failures, "interruptions": job.interruptions, "completions": job.completions,
             "priority": job.priority, "valid": job.isValid, "enqueued_at": iso(job.enqueuedAt),
         ]
-        fields["stage"] = job.stage
-        fields["eta_seconds"] = job.etaSeconds
-        fields["started_at"] = job.startedAt.map(iso)
-        fields["finished_at"] = job.finishedAt.map(iso)
-        fields["error"] = job.error
-        fields["output"] = job.outputDirectory
-        fields["slurm_job_id"] = job.slurmJobID
+        // Every key in every state, null when it has no value: a client reads one shape.
+        let optional: [(String, Any?)] = [("stage", job.stage), ("eta_seconds", job.etaSeconds), ("started_at", job.startedAt.map(iso)),
+                                          ("finished_at", job.finishedAt.map(iso)), ("error", job.error), ("output", job.outputDirectory),
+                                          ("slurm_job_id", job.slurmJobID)]
+        for (key, value) in optional { fields[key] = value ?? NSNull() }
         return fields
     }
 

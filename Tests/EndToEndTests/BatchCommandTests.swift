@@ -261,6 +261,7 @@ final class BatchCommandTests: XCTestCase {
         let json = try CLIRunner.run(["jobs", "list", "-o", out.path, "--json"])
         let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
         XCTAssertEqual(listed?.compactMap { $0["state"] as? String }, ["completed", "completed"])
+        XCTAssertTrue(listed?.allSatisfy { $0["error"] is NSNull && $0["slurm_job_id"] is NSNull } == true, "one shape in every state: \(json.output)")
     }
 
     /// `jobs run` stopped by Ctrl-C puts the job back in the queue and exits 130, as `batch` does.
