@@ -190,9 +190,14 @@ struct JobSpecValidator {
         return spec
     }
 
-    /// Whether `folder` holds depth beside its photos (sidecars, or an RGB-D keyframe set's depth_N files).
+    /// Whether `folder` may hold depth with its photos: sidecars, an RGB-D keyframe set's depth_N
+    /// files, or HEIC photos (an iPhone's carry their depth inside). Only a folder that surely has
+    /// none is refused a model of two photos.
     static func holdsDepth(_ folder: URL) -> Bool {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains { $0.lowercased().contains("depth") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains { name in
+            let lowered = name.lowercased()
+            return lowered.contains("depth") || lowered.hasSuffix(".heic") || lowered.hasSuffix(".heif")
+        }
     }
 
     /// Why the output folder `url` could not be made (its staging folder is made beside it), or

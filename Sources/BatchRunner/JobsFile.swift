@@ -99,11 +99,12 @@ public struct JobsFile: Sendable {
         } catch {
             let document = error
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            // JSON Lines hold a whole job on each line: a file whose first line is not a JSON value
-            // of its own ("[" of an array spread over lines) is one document with a mistake in it.
-            if let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) }),
-               (try? JSONSerialization.jsonObject(with: Data(first.utf8), options: [.fragmentsAllowed])) == nil {
-                throw BatchError.jobsFile(name, "is not valid JSON: \(Self.reason(document, in: data))")
+            // JSON Lines hold a whole job on each line: a file that opens an array or an object on
+            // a line of its own ("[", "{", {"jobs": [) is one document spread over lines, with a
+            // mistake in it (a missing comma), not JSON Lines with a broken first job.
+            if let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) })?.trimmingCharacters(in: .whitespaces),
+               first.hasPrefix("[") || first == "{" || (first.hasPrefix("{") && first.hasSuffix("[")) {
+                throw BatchError.jobsFile(name, "is not valid JSON: \(Self.reason(document, in: data, hint: true))")
             }
             let jobs = lines.enumerated().compactMap { number, line -> Result<Any, JobProblem>? in
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -125,15 +126,15 @@ public struct JobsFile: Sendable {
     }
 
     /// `reason(error)`, with the line and column of the character offset Foundation reports
-    /// ("around character 82": a missing comma between two jobs is at the start of the second).
-    static func reason(_ error: any Error, in data: Data) -> String {
+    /// ("around character 82"); `hint`: say where a missing comma between two jobs shows.
+    static func reason(_ error: any Error, in data: Data, hint: Bool = false) -> String {
         let text = reason(error)
         guard let range = text.range(of: #"character (\d+)"#, options: .regularExpression),
               let offset = Int(text[range].dropFirst("character ".count)) else { return text }
         let bytes = [UInt8](data.prefix(offset))
         let line = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
         let column = offset - ((bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1) + 1
-        return "\(text) (line \(line), column \(column); a missing comma between two jobs shows at the start of the second)"
+        return "\(text) (line \(line), column \(column)" + (hint ? "; a missing comma between two jobs shows at the start of the second)" : ")")
     }
 }
 

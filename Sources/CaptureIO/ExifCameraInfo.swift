@@ -41,18 +41,31 @@ public struct ExifCameraInfo: Equatable, Sendable {
     /// placeholder (65535, 0xFFFF, as some software writes) or garbage, not a focal length.
     public static let plausible35mmEquivalent: ClosedRange<Double> = 4...5000
 
-    /// The focal length the tags give when it is no lens's (outside `plausible35mmEquivalent`),
-    /// described for a message ("a 35 mm equivalent of 65535 mm"); nil when it is plausible or
-    /// absent. Such a focal length is not used.
-    public var implausibleFocalLength: String? {
-        if let f35 = focalLengthIn35mmFilm, f35 > 0, !Self.plausible35mmEquivalent.contains(f35) {
-            return "a 35 mm equivalent of \(String(format: "%g", f35)) mm"
-        }
-        guard focalLengthIn35mmFilm.map({ !($0 > 0) }) ?? true, let w = pixelXDimension, let h = pixelYDimension,
+    /// The 35 mm-equivalent focal length when it is a lens's; nil when absent or implausible.
+    public var plausibleFocalLengthIn35mmFilm: Double? {
+        focalLengthIn35mmFilm.flatMap { $0.isFinite && Self.plausible35mmEquivalent.contains($0) ? $0 : nil }
+    }
+
+    /// The focal-plane focal length (focal length × focal-plane resolution) at the camera's image
+    /// size when both are given, and its 35 mm equivalent.
+    private var focalPlaneAtCameraSize: (pixels: Double, equivalent: Double)? {
+        guard let w = pixelXDimension, let h = pixelYDimension, w > 0, h > 0,
               let pixels = focalPlaneFocalPixels(imageWidth: w, imageHeight: h) else { return nil }
-        let equivalent = pixels * FullFrameEquivalent.diagonalMillimetres / (Double(w) * Double(w) + Double(h) * Double(h)).squareRoot()
-        guard !Self.plausible35mmEquivalent.contains(equivalent) else { return nil }
-        return String(format: "%g mm with a focal-plane resolution that makes it a 35 mm equivalent of %.0f mm", focalLengthMillimetres ?? 0, equivalent)
+        return (pixels, pixels * FullFrameEquivalent.diagonalMillimetres / (Double(w) * Double(w) + Double(h) * Double(h)).squareRoot())
+    }
+
+    /// The focal length the tags give when it is no lens's (outside `plausible35mmEquivalent`)
+    /// and no other tag gives a plausible one, described for a message ("a 35 mm equivalent of
+    /// 65535 mm"); nil otherwise. Such a focal length is not used.
+    public var implausibleFocalLength: String? {
+        let focalPlane = focalPlaneAtCameraSize
+        if plausibleFocalLengthIn35mmFilm != nil || focalPlane.map({ Self.plausible35mmEquivalent.contains($0.equivalent) }) == true {
+            return nil
+        }
+        if let f35 = focalLengthIn35mmFilm, f35 > 0 { return "a 35 mm equivalent of \(String(format: "%g", f35)) mm" }
+        guard let focalPlane else { return nil }
+        return String(format: "%g mm with a focal-plane resolution that makes it a 35 mm equivalent of %.0f mm",
+                      focalLengthMillimetres ?? 0, focalPlane.equivalent)
     }
 
     /// True when the orientation tag asks viewers to show the photo other than as stored.
@@ -79,15 +92,17 @@ public struct ExifCameraInfo: Equatable, Sendable {
     /// own image size is known the result is scaled to the given image size (by the ratio of the
     /// longer sides when both EXIF dimensions are known, which also covers rotated images; else by
     /// imageWidth / PixelXDimension).
-    /// A focal length no lens has (`implausibleFocalLength`) gives nil.
+    /// A focal length no lens has is skipped for the other (a 35 mm placeholder of 65535 mm with a
+    /// good focal-plane resolution); nil when neither is plausible.
     public func focalLengthPixels(imageWidth: Int, imageHeight: Int) -> Double? {
         guard imageWidth > 0, imageHeight > 0 else { return nil }
-        if let f35 = focalLengthIn35mmFilm, f35.isFinite, f35 > 0 {
-            guard Self.plausible35mmEquivalent.contains(f35) else { return nil }
+        if let f35 = plausibleFocalLengthIn35mmFilm {
             return FullFrameEquivalent.focalPixels(millimetres: f35, width: imageWidth, height: imageHeight)
         }
-        guard implausibleFocalLength == nil else { return nil }
-        return focalPlaneFocalPixels(imageWidth: imageWidth, imageHeight: imageHeight)
+        guard let pixels = focalPlaneFocalPixels(imageWidth: imageWidth, imageHeight: imageHeight) else { return nil }
+        let equivalent = pixels * FullFrameEquivalent.diagonalMillimetres
+            / (Double(imageWidth) * Double(imageWidth) + Double(imageHeight) * Double(imageHeight)).squareRoot()
+        return Self.plausible35mmEquivalent.contains(equivalent) ? pixels : nil
     }
 
     /// Focal length (mm) × focal-plane resolution, scaled to the given image size.

@@ -74,8 +74,8 @@ extension CaptureSamples {
     /// - So does one far from its centre when K fits the photo turned by 90° (K made for the
     ///   upright view): its pose would be wrong (a portrait photo among landscapes registered 1.2 m
     ///   off).
-    /// - So does one far from its centre when K fits other photos of the folder (a photo resized
-    ///   since: 3 full-size photos among 8 halved ones registered metres off).
+    /// - So does one far from its centre when K fits at least as many other photos of the folder
+    ///   (a photo resized since: 3 full-size photos among 8 halved ones registered metres off).
     /// - A principal point far from the centre of every photo for another reason is one warning
     ///   for each size, saying how to scale K when a scale would make it fit (K for larger
     ///   photos; a K kept for photos cropped from their top-left corner also looks so).
@@ -111,9 +111,17 @@ extension CaptureSamples {
                   max(size.width, size.height) <= 1 << 20 else { return nil }
             return (size, IntrinsicsFit.check(k, width: size.width, height: size.height))
         }
-        // The size of the photos K fits, when some do: K is theirs.
+        // The size of the photos K fits, when they are most of the folder: K is theirs, and photos
+        // of another size (resized since) would register wrong. When they are not, K may be for
+        // the others (scaled, or cropped from the top-left corner): a warning, as below.
         let fittingSizes = fits.compactMap { $0?.fit == .fits ? $0?.size : nil }
-        let kSize = Dictionary(grouping: fittingSizes) { "\($0.width)×\($0.height)" }.values.max { $0.count < $1.count }?.first
+        let misfitCount = fits.filter { entry in
+            guard let fit = entry?.fit else { return false }
+            if case .offCentre(let hint) = fit { return hint != .rotated }
+            return false
+        }.count
+        let kSize = fittingSizes.count >= misfitCount
+            ? Dictionary(grouping: fittingSizes) { "\($0.width)×\($0.height)" }.values.max { $0.count < $1.count }?.first : nil
         for (index, photo) in photos.enumerated() {
             guard let (size, fit) = fits[index] else { continue }
             let key = "\(size.width)×\(size.height)"

@@ -28,8 +28,8 @@ public enum CaptureSources {
     /// size it is not used, nor is a focal length no lens has (`ExifCameraInfo.implausibleFocalLength`).
     public static func prior(exif: ExifCameraInfo?, given: PinholeIntrinsics?) -> IntrinsicsPrior {
         if let k = given { return .given(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy) }
-        guard let exif, exif.implausibleFocalLength == nil else { return .unknown }
-        if let f35 = exif.focalLengthIn35mmFilm, f35 > 0 { return .focalLength35mmEquivalent(millimetres: f35) }
+        guard let exif else { return .unknown }
+        if let f35 = exif.plausibleFocalLengthIn35mmFilm { return .focalLength35mmEquivalent(millimetres: f35) }
         if let w = exif.pixelXDimension, let h = exif.pixelYDimension, let f = exif.focalLengthPixels(imageWidth: w, imageHeight: h) {
             return .focalLengthAtCameraSize(pixels: f, cameraWidth: w, cameraHeight: h)
         }

@@ -48,8 +48,12 @@ extension FocalLengthFromPairs {
                 focal[image] = best.focal
             }
         }
-        // The widest gap between neighbouring focal lengths splits them in two.
-        let sorted = images.sorted { focal[$0]! < focal[$1]! }
+        // Only photos with pairs enough to estimate their own focal length are clustered (the
+        // others kept `start`, which would make a tight cluster of its own); they stay with the
+        // first cluster's camera. The widest gap between neighbouring focal lengths splits them in two.
+        let estimated = images.filter { (pairsOf[$0]?.count ?? 0) >= 3 }
+        guard estimated.count >= 2 * minimumImages else { return nil }
+        let sorted = estimated.sorted { focal[$0]! < focal[$1]! }
         let values = sorted.map { focal[$0]! }
         var cut = 0, widest = 1.0
         for i in 1..<values.count where values[i] / values[i - 1] > widest { (cut, widest) = (i, values[i] / values[i - 1]) }
@@ -60,6 +64,7 @@ extension FocalLengthFromPairs {
         }
         // Two focal lengths must explain the pairs clearly better than the best single one.
         var split = focal
+        for image in images { split[image] = clusters[0].focalLength }
         for cluster in clusters { for image in cluster.images { split[image] = cluster.focalLength } }
         let two = Statistics.median(pairs.indices.map { cost($0, split) })
         guard let (_, one) = bestFocal(pairs.map(\.f), k, options), two <= maximumCostRatio * one, one - two >= options.minRise else { return nil }

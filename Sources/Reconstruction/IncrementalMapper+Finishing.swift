@@ -115,8 +115,9 @@ extension IncrementalMapper {
             let f = images[i].features
             let keypoints = (0..<f.count).map { SparseScene.Keypoint(x: f.positions[2 * $0], y: f.positions[2 * $0 + 1]) }
             let reason = cameraFromWorld[i] == nil ? unregisteredReason(i) : nil
-            let given = images[i].intrinsicsSource == .given
-            let source: IntrinsicsSource = given && options.refineGivenIntrinsics ? .givenRefined : images[i].intrinsicsSource
+            // A registered photo's given K was refined with the others of its camera; an unregistered one's was not used.
+            let refined = images[i].intrinsicsSource == .given && options.refineGivenIntrinsics && cameraFromWorld[i] != nil
+            let source: IntrinsicsSource = refined ? .givenRefined : images[i].intrinsicsSource
             return SparseScene.Image(name: "", intrinsics: intrinsics(of: i), intrinsicsSource: source,
                                      cameraFromWorld: cameraFromWorld[i], unregisteredReason: reason,
                                      keypoints: keypoints, pointIndexOfKeypoint: pointOfKeypoint[i])

@@ -15,7 +15,8 @@ public struct TexturedModelBuilder: Sendable {
         public var decimationError: Float = 0.01
         /// Pieces of the decimated mesh smaller than this fraction of the largest piece's area
         /// are dropped: crumbs that decimation broke off thin parts (a few triangles each). The
-        /// dense stage already dropped fragments under 5 %, so no piece of the surface is this small.
+        /// dense stage already dropped fragments under 5 %; a surface cropped since (a request's
+        /// bounds) may have cut pieces this small, and they go too.
         public var minimumPieceFraction = 0.01
         /// Atlas gutter between charts at a 2048² texture, texels (scaled with the texture size).
         public var paddingAt2048: Int = 4

@@ -43,7 +43,7 @@ extension SparseScene {
                 return String(format: "%.0f px", focal) + " (" + (names.count <= 4 ? names.joined(separator: ", ")
                     : names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more") + ")"
             }
-            return "the \(bySize[size]!.count) photos of \(size) without a known focal length were taken at \(sets.count) focal lengths "
+            return "the \(bySize[size]!.count) self-calibrated photos of \(size) were taken at \(sets.count) focal lengths "
                 + "(two cameras or zoom settings?): \(described.joined(separator: "; ")); each set was self-calibrated as a camera of its own"
         }
         return nil

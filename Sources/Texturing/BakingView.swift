@@ -27,9 +27,9 @@ public struct BakingView: Sendable {
         self.mask = mask
     }
 
-    /// Whether a photo holds no colour: at most 1 pixel in 500 has channels more than 2 levels
-    /// apart (a greyscale JPEG or PNG decodes with equal channels; a colour photo of even a grey
-    /// scene has sensor and compression noise in its chroma).
+    /// Whether a photo holds no colour: at most 1 pixel in 500 has channels that differ (a
+    /// greyscale JPEG or PNG decodes with equal channels; a colour photo of even a grey scene has
+    /// sensor and compression noise in its chroma).
     public static func looksGreyscale(_ image: RGBImage) -> Bool {
         let count = image.width * image.height
         guard count > 0 else { return false }
@@ -38,7 +38,7 @@ public struct BakingView: Sendable {
         return image.pixels.withUnsafeBufferPointer { px in
             for k in 0..<count {
                 let r = Int(px[3 * k]), g = Int(px[3 * k + 1]), b = Int(px[3 * k + 2])
-                if abs(r - g) > 2 || abs(g - b) > 2 || abs(r - b) > 2 {
+                if r != g || g != b {
                     coloured += 1
                     if coloured > allowed { return false }
                 }

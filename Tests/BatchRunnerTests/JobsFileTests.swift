@@ -196,6 +196,12 @@ final class JobsFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(text, in: dir)) { error in
             XCTAssertTrue("\(error)".contains("is not valid JSON: ") && "\(error)".contains("(line 3, column 1; a missing comma"), "\(error)")
         }
+        // JSON Lines whose first job is broken: that job fails alone, as any other line's.
+        let lines = #"{"id": "a", "input": "cap", "requests": ["poses""# + "\n" + #"{"id": "b", "input": "cap", "requests": ["poses"]}"# + "\n"
+        let entries = try parse(lines, in: dir)
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertTrue(problem(entries[0])?.contains("line 1 is not valid JSON") == true, problem(entries[0]) ?? "(valid)")
+        XCTAssertNil(problem(entries[1]))
     }
 
     func testJSONLinesLetABrokenLineFailAlone() throws {

@@ -47,6 +47,11 @@ final class ExifCameraInfoTests: XCTestCase {
                                    pixelXDimension: 4032, pixelYDimension: 3024)
         XCTAssertNil(phone.implausibleFocalLength)
         XCTAssertEqual(phone.focalLengthPixels(imageWidth: 4032, imageHeight: 3024) ?? 0, 4250, accuracy: 1e-6)
+        // A placeholder 35 mm equivalent beside a good focal-plane resolution: the latter is used.
+        var placeholder = phone
+        placeholder.focalLengthIn35mmFilm = 65535
+        XCTAssertNil(placeholder.implausibleFocalLength)
+        XCTAssertEqual(placeholder.focalLengthPixels(imageWidth: 4032, imageHeight: 3024) ?? 0, 4250, accuracy: 1e-6)
         var damaged = phone
         damaged.focalPlaneXResolution = 1_000_000
         XCTAssertNil(damaged.focalLengthPixels(imageWidth: 4032, imageHeight: 3024))

@@ -45,7 +45,7 @@ final class ExifFocalWarningTests: XCTestCase {
         var two = scene(Array(repeating: (.defaultGuess, true), count: 7))
         for i in 4..<7 { two.images[i].intrinsics.fx = 80 }
         let note = try XCTUnwrap(two.separateFocalLengthsNote)
-        XCTAssertEqual(note, "the 7 photos of 64×48 without a known focal length were taken at 2 focal lengths (two cameras or zoom "
+        XCTAssertEqual(note, "the 7 self-calibrated photos of 64×48 were taken at 2 focal lengths (two cameras or zoom "
                        + "settings?): 60 px (0.jpg, 1.jpg, 2.jpg, 3.jpg); 80 px (4.jpg, 5.jpg, 6.jpg); each set was self-calibrated as a camera of its own")
         XCTAssertNil(scene(Array(repeating: (.defaultGuess, true), count: 7)).separateFocalLengthsNote)
         var close = two
