@@ -72,6 +72,21 @@ final class TaskStoreTests: XCTestCase {
         await assertRefused("only cancelled, failed or completed") { try await store.restart(task.uuid, options: nil) }
     }
 
+    /// Two photos make poses but no model: a task asking one is refused at commit (it had been
+    /// queued, run its pose stage and failed); with detail none it is queued.
+    func testATaskOfTwoPhotosIsRefusedAModelAtCommit() async throws {
+        let store = try store()
+        let model = try await store.create(name: nil, options: TaskOptions(), requestedUUID: nil)
+        try await store.addUploads(model.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        await assertRefused("has 2 photos: a model needs at least 3") { _ = try await store.commit(model.uuid) }
+        var posesOnly = TaskOptions()
+        posesOnly.detail = "none"
+        let poses = try await store.create(name: nil, options: posesOnly, requestedUUID: nil)
+        try await store.addUploads(poses.uuid, files: try upload(store, ["a.jpg", "b.jpg"]))
+        let committed = try await store.commit(poses.uuid)
+        XCTAssertEqual(committed.jobIDs, [poses.uuid])
+    }
+
     /// A completed task runs again as a new job, which replaces the finished job's outputs.
     func testACompletedTaskCanBeRestarted() async throws {
         let store = try store()
