@@ -202,12 +202,7 @@ public enum FocalLengthFromPairs {
 
     /// (σ₁ − σ₂) / (σ₁ + σ₂) of Kᵀ·F·K: 0 for an essential matrix.
     static func criterion(_ f: Matrix3, focal: Double, cx: Double, cy: Double) -> Double {
-        let k = Matrix3(rowMajor: [focal, 0, cx, 0, focal, cy, 0, 0, 1])
-        let e = k.transposed * f * k
-        let ete = e.transposed * e
-        let values = SymmetricEigen((0..<3).map { i in (0..<3).map { j in ete[i, j] } }).values
-        let s1 = max(0, values[0]).squareRoot(), s2 = max(0, values[1]).squareRoot()
-        return s1 + s2 > 0 ? (s1 - s2) / (s1 + s2) : 1
+        criterion(f, focal1: focal, focal2: focal, cx: cx, cy: cy)
     }
 
     /// Up to `count` pairs within camera group `group` with at least `minInliers` inliers, those with the most first.
