@@ -260,7 +260,10 @@ final class ProgressReporter: @unchecked Sendable {
             return
         }
         let error = meanError.map { String(format: " (mean reprojection error %.3f px)", $0) } ?? ""
-        print("registered \(scene.registeredCount)/\(scene.images.count) images, \(scene.points.count) points\(error), \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
+        // Files skipped before matching (not decodable, not photos, refused) count among the images: say how many.
+        let skipped = scene.images.filter { ($0.unregisteredReason ?? "").hasPrefix("skipped: ") }.count
+        let skippedNote = skipped > 0 ? " (\(skipped) skipped before matching, listed below)" : ""
+        print("registered \(scene.registeredCount)/\(scene.images.count) images\(skippedNote), \(scene.points.count) points\(error), \(poses.verifiedPairCount) of \(poses.matchedPairCount) matched pairs verified, in \(String(format: "%.1f", seconds)) s (\(stages.joined(separator: ", ")))")
         for line in scene.unregisteredLines { print(line) }
         print("wrote \(output.path)/poses.json, colmap/, sparse_pc.ply, transforms.json")
         for (k, model) in poses.separateModels.enumerated() {

@@ -37,8 +37,13 @@ final class UncalibratedCaptureTests: XCTestCase {
         let out = pair.appendingPathComponent("out")
         let poses = try CLIRunner.run(["poses", pair.path, "-o", out.path])
         XCTAssertEqual(poses.status, 0, poses.output)
-        XCTAssertTrue(poses.output.contains("registered 2/2 images"), poses.output)
+        XCTAssertTrue(poses.output.contains("registered 2/2 images, "), poses.output)
         XCTAssertTrue(poses.output.contains("warning: the focal length was self-calibrated from only 2 photos"), poses.output)
+        // A file that is no photo counts among the images, and the summary says it was skipped.
+        try Data("notes".utf8).write(to: pair.appendingPathComponent("notes.jpg"))
+        let withJunk = try CLIRunner.run(["poses", pair.path, "-o", pair.appendingPathComponent("out-junk").path])
+        XCTAssertTrue(withJunk.output.contains("registered 2/3 images (1 skipped before matching, listed below), "), withJunk.output)
+        try FileManager.default.removeItem(at: pair.appendingPathComponent("notes.jpg"))
         // Two views cannot tell distortion from focal length: k1 stays at 0 (it wandered to −1.7 once).
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("poses.json"))) as? [String: Any]
         let images = try XCTUnwrap(written?["images"] as? [[String: Any]])
