@@ -129,11 +129,47 @@ extension TriangleMesh {
         return (labels, count)
     }
 
+    /// Connected components of the triangles joined along edges (triangles meeting only at a
+    /// vertex are apart): a label per triangle, labels `0..<count`.
+    public func triangleComponentsByEdge() -> (labels: [Int], count: Int) {
+        // Each triangle's three edges, sorted by their vertices: triangles sharing one are neighbours.
+        var edges: [(key: UInt64, triangle: Int32)] = []
+        edges.reserveCapacity(3 * triangles.count)
+        for (i, t) in triangles.enumerated() {
+            for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] {
+                edges.append((UInt64(min(a, b)) << 32 | UInt64(max(a, b)), Int32(i)))
+            }
+        }
+        edges.sort { $0.key < $1.key }
+        var parent = [Int32](0..<Int32(triangles.count))
+        func find(_ i: Int32) -> Int32 {
+            var root = i
+            while parent[Int(root)] != root { root = parent[Int(root)] }
+            var j = i
+            while parent[Int(j)] != root { (parent[Int(j)], j) = (root, parent[Int(j)]) }
+            return root
+        }
+        for k in edges.indices.dropFirst() where edges[k].key == edges[k - 1].key {
+            let a = find(edges[k].triangle), b = find(edges[k - 1].triangle)
+            if a != b { parent[Int(max(a, b))] = min(a, b) }
+        }
+        var labelOfRoot = [Int](repeating: -1, count: triangles.count), labels = [Int](repeating: 0, count: triangles.count)
+        var count = 0
+        for i in triangles.indices {
+            let r = Int(find(Int32(i)))
+            if labelOfRoot[r] < 0 { (labelOfRoot[r], count) = (count, count + 1) }
+            labels[i] = labelOfRoot[r]
+        }
+        return (labels, count)
+    }
+
     /// The mesh without connected components whose size is below `minimumFraction` of the
     /// largest's, and how many components were removed.
     /// - Parameter byArea: measure components by surface area (true) or by triangle count (false).
-    public func removingSmallComponents(minimumFraction: Double, byArea: Bool) -> (mesh: TriangleMesh, removedComponents: Int) {
-        let (labels, count) = triangleComponents()
+    /// - Parameter alongEdges: components join along edges only (a piece hanging from the rest
+    ///   by one vertex is apart); otherwise a shared vertex joins them.
+    public func removingSmallComponents(minimumFraction: Double, byArea: Bool, alongEdges: Bool = false) -> (mesh: TriangleMesh, removedComponents: Int) {
+        let (labels, count) = alongEdges ? triangleComponentsByEdge() : triangleComponents()
         guard count > 1 else { return (self, 0) }
         var size = [Double](repeating: 0, count: count)
         for (i, label) in labels.enumerated() { size[label] += byArea ? Double(area(of: i)) : 1 }

@@ -14,7 +14,8 @@ public struct TexturedModelBuilder: Sendable {
         /// extent); the level's cap always wins.
         public var decimationError: Float = 0.01
         /// Pieces of the decimated mesh smaller than this fraction of the largest piece's area
-        /// are dropped: crumbs that decimation broke off thin parts (a few triangles each). The
+        /// are dropped: crumbs that decimation broke off thin parts (a few triangles each), also
+        /// those that hang from the rest by one vertex (strands a viewer shows dangling). The
         /// dense stage already dropped fragments under 5 %; a surface cropped since (a request's
         /// bounds) may have cut pieces this small, and they go too.
         public var minimumPieceFraction = 0.01
@@ -75,7 +76,7 @@ public struct TexturedModelBuilder: Sendable {
         let decimated = try MeshSimplifier.simplify(surface, maximumTriangles: budget.maximumTriangleCount,
                                                     targetError: options.decimationError)
         var kept = decimated.mesh
-        let pieces = kept.removingSmallComponents(minimumFraction: options.minimumPieceFraction, byArea: true)
+        let pieces = kept.removingSmallComponents(minimumFraction: options.minimumPieceFraction, byArea: true, alongEdges: true)
         if pieces.removedComponents > 0 {
             report.droppedCrumbs = pieces.removedComponents
             report.droppedCrumbTriangles = kept.triangleCount - pieces.mesh.triangleCount

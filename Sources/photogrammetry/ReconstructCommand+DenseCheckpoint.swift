@@ -28,7 +28,12 @@ extension ReconstructCommand {
             if saved != nil {
                 reporter.note("dense: the checkpoint keeps no stereo point cloud, which --point-cloud asks for; computed again")
             } else if let setAside {
-                reporter.note("dense: checkpoint files not used, computed again (\(SavedDenseResult.entry): \(setAside))")
+                // The stereo size follows the detail level unless given: the likeliest reason a level's
+                // surface does not serve another.
+                let size = stereoImageSize == nil
+                    ? "; the stereo size follows --detail (768 px for preview and reduced, 1024 for medium, 1536 for full and raw), "
+                        + "so levels of two sizes keep a surface each in turn: give --stereo-image-size to share one" : ""
+                reporter.note("dense: checkpoint files not used, computed again (\(SavedDenseResult.entry): \(setAside)\(size))")
             }
         }
         let started = Date()

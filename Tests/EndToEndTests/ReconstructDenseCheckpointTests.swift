@@ -63,7 +63,8 @@ final class ReconstructDenseCheckpointTests: XCTestCase {
         let depth = capture.appendingPathComponent("images/0003_depth.png")
         try FileManager.default.removeItem(at: depth)
         let fourth = try reconstruct("vase3.glb", ["--detail", "preview"])
-        XCTAssertTrue(messages(fourth, "note").contains("dense: checkpoint files not used, computed again (dense.ckpt: saved for other photos or options)"),
+        XCTAssertTrue(messages(fourth, "note").contains { $0.hasPrefix("dense: checkpoint files not used, computed again (dense.ckpt: saved for other photos or options; "
+                                                                    + "the stereo size follows --detail") && $0.contains("give --stereo-image-size to share one") },
                       "\(messages(fourth, "note"))")
 
         // Known poses keep the surface too.
