@@ -102,10 +102,12 @@ public enum ModelRun {
     /// The warning for a model whose scale no input fixed.
     /// USDZ and glTF declare metres; OBJ and PLY carry no units at all.
     public static func unknownScaleWarning(_ output: String) -> String {
-        let declaresMetres = ["usdz", "usda", "usdc", "usd", "glb", "gltf"].contains((output as NSString).pathExtension.lowercased())
+        let format = (output as NSString).pathExtension.lowercased()
+        let viewers = ["usdz", "usda", "usdc", "usd"].contains(format) ? "viewers such as AR Quick Look"
+            : ["glb", "gltf"].contains(format) ? "viewers such as three.js, <model-viewer> and Blender" : nil
         return "the scale is unknown (no depth sidecars, tracked_poses.json or metric known poses): \(output) is in the reconstruction's "
-            + (declaresMetres ? "own units, which its format reads as metres, so viewers such as AR Quick Look show it at an arbitrary size"
-                              : "own units (its format carries none), not metres")
+            + (viewers.map { "own units, which its format reads as metres, so \($0) show it at an arbitrary size" }
+                ?? "own units (its format carries none), not metres")
     }
 
     /// The power-of-two reduction (1, 2, 4 or 8: what JPEG decodes directly) a photo is decoded at

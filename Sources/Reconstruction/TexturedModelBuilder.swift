@@ -72,7 +72,9 @@ public struct TexturedModelBuilder: Sendable {
             clock = Date()
         }
 
-        progress("decimating \(surface.triangleCount) triangles to at most \(budget.maximumTriangleCount)")
+        progress(surface.triangleCount > budget.maximumTriangleCount
+                 ? "decimating \(surface.triangleCount) triangles to at most \(budget.maximumTriangleCount)"
+                 : "keeping all \(surface.triangleCount) triangles (within the cap of \(budget.maximumTriangleCount))")
         let decimated = try MeshSimplifier.simplify(surface, maximumTriangles: budget.maximumTriangleCount,
                                                     targetError: options.decimationError)
         var kept = decimated.mesh
