@@ -51,7 +51,7 @@ public struct ExifCameraInfo: Equatable, Sendable {
     private var focalPlaneAtCameraSize: (pixels: Double, equivalent: Double)? {
         guard let w = pixelXDimension, let h = pixelYDimension, w > 0, h > 0,
               let pixels = focalPlaneFocalPixels(imageWidth: w, imageHeight: h) else { return nil }
-        return (pixels, pixels * FullFrameEquivalent.diagonalMillimetres / (Double(w) * Double(w) + Double(h) * Double(h)).squareRoot())
+        return (pixels, FullFrameEquivalent.millimetres(focalPixels: pixels, width: w, height: h))
     }
 
     /// The focal length the tags give when it is no lens's (outside `plausible35mmEquivalent`)
@@ -100,8 +100,7 @@ public struct ExifCameraInfo: Equatable, Sendable {
             return FullFrameEquivalent.focalPixels(millimetres: f35, width: imageWidth, height: imageHeight)
         }
         guard let pixels = focalPlaneFocalPixels(imageWidth: imageWidth, imageHeight: imageHeight) else { return nil }
-        let equivalent = pixels * FullFrameEquivalent.diagonalMillimetres
-            / (Double(imageWidth) * Double(imageWidth) + Double(imageHeight) * Double(imageHeight)).squareRoot()
+        let equivalent = FullFrameEquivalent.millimetres(focalPixels: pixels, width: imageWidth, height: imageHeight)
         return Self.plausible35mmEquivalent.contains(equivalent) ? pixels : nil
     }
 

@@ -130,7 +130,7 @@ extension CaptureSamples {
             case .offCentre(let hint) where hint != .rotated && kSize != nil:
                 // K fits the other photos: this one, resized or cropped since, would register
                 // with a wrong pose (3 full-size photos among 8 halved ones: metres off).
-                let k0 = kSize!
+                guard let k0 = kSize else { break }
                 let ratio = Double(size.width) / Double(k0.width)
                 let scaled = abs(ratio - Double(size.height) / Double(k0.height)) <= 0.01 * ratio
                     ? "; K is for the other photos, of \(k0.width)×\(k0.height), and this one is \(String(format: "%.4g", ratio))× their size (resized?)"

@@ -15,4 +15,9 @@ public enum FullFrameEquivalent {
     public static func focalPixels(millimetres: Double, width: Int, height: Int) -> Double {
         millimetres * (Double(width) * Double(width) + Double(height) * Double(height)).squareRoot() / diagonalMillimetres
     }
+
+    /// The 35 mm-equivalent focal length, millimetres, of `pixels` on a photo of `width` × `height` pixels.
+    public static func millimetres(focalPixels pixels: Double, width: Int, height: Int) -> Double {
+        pixels * diagonalMillimetres / (Double(width) * Double(width) + Double(height) * Double(height)).squareRoot()
+    }
 }

@@ -76,13 +76,13 @@ extension BatchCommand {
             if let enqueued, enqueued.invalid > 0 { throw ExitCode(1) }
             return
         }
-        let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
-        reporter.finish(summary: summary, failedJobs: failed, tally: try LedgerTally(ledger: ledger, fileIDs: fileIDs.map(Set.init)))
+        let tally = try LedgerTally(ledger: ledger, fileIDs: fileIDs.map(Set.init))
+        reporter.finish(summary: summary, tally: tally)
         if summary.stopped {
             reporter.note("stopped waiting: the submitted jobs go on in Slurm (`photogrammetry jobs cancel ID -o \(output)` cancels one)")
             throw ExitCode(130)
         }
-        if !failed.isEmpty { throw ExitCode(1) }
+        if !tally.failed.isEmpty { throw ExitCode(1) }
     }
 
     /// This binary's absolute path (what the Slurm tasks run unless --slurm-worker says otherwise).

@@ -107,10 +107,10 @@ struct BatchCommand: AsyncParsableCommand {
         let signals = InterruptSignals { runner.stop() }
         defer { signals.cancel() }
         let summary = try await runner.run()
-        let failed = try ledger.jobs(in: [.failed]).filter { fileIDs?.contains($0.id) ?? true }
-        reporter.finish(summary: summary, failedJobs: failed, tally: try LedgerTally(ledger: ledger, fileIDs: fileIDs.map(Set.init)))
+        let tally = try LedgerTally(ledger: ledger, fileIDs: fileIDs.map(Set.init))
+        reporter.finish(summary: summary, tally: tally)
         if summary.stopped { throw ExitCode(130) }
-        if !failed.isEmpty { throw ExitCode(1) }
+        if !tally.failed.isEmpty { throw ExitCode(1) }
     }
 
     /// Without a jobs file the ledger must be there already: a mistyped folder is not a new, empty

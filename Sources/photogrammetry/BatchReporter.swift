@@ -138,28 +138,26 @@ final class BatchReporter: @unchecked Sendable {
         }
     }
 
-    /// The run's summary. `failedJobs` are the ledger's failed jobs (of the jobs file, when one
-    /// was given): those that failed in this run or an earlier one, and invalid specs, which never
-    /// run; the count of failed jobs is theirs, as the exit status is.
-    ///
-    /// `tally` counts the jobs (of the jobs file, when one was given, else of the ledger) by their
-    /// state in the ledger now, whichever run finished them, so the counts add up: a job cancelled
-    /// and then completed in one run is completed, not both. `summary.completed` is this run's.
-    func finish(summary: BatchRunner.Summary, failedJobs: [JobRecord], tally: LedgerTally) {
+    /// The run's summary. `tally` counts the jobs (of the jobs file, when one was given, else of
+    /// the ledger) by their state in the ledger now, whichever run finished them, so the counts add
+    /// up: a job cancelled and then completed in one run is completed, not both. Its failed jobs
+    /// are those that failed in this run or an earlier one, and invalid specs, which never run; the
+    /// exit status follows them. `summary.completed` is this run's.
+    func finish(summary: BatchRunner.Summary, tally: LedgerTally) {
         locked {
             clearBlock()
+            let failedJobs = tally.failed
             let failed = failedJobs.count, rejected = failedJobs.filter { !$0.isValid }.count
             var fields: [String: Any] = ["event": "summary", "completed": tally.completed, "completed_this_run": summary.completed,
                                          "failed": failed, "rejected": rejected, "cancelled": tally.cancelled, "retried": summary.retried,
                                          "recovered": summary.recovered, "interrupted": summary.interrupted,
                                          "seconds": rounded(summary.seconds, 2), "still_queued_or_running": tally.open]
             fields["failed_jobs"] = failedJobs.map { ["job": $0.id, "message": $0.error ?? ""] }
-            let stillOpen = tally.open
             var text = String(format: "batch: %d completed, %d failed%@, %d cancelled of %@ (%d completed in this run, %.1f s)",
                               tally.completed, failed, rejected > 0 ? " (\(rejected) invalid when added)" : "", tally.cancelled,
                               tally.scope, summary.completed, summary.seconds)
             if summary.recovered > 0 { text += " (\(summary.recovered) recovered from a dead runner)" }
-            if stillOpen > 0 { text += "; \(stillOpen) still queued or running (another runner's, or left for the next run)" }
+            if tally.open > 0 { text += "; \(tally.open) still queued or running (another runner's, or left for the next run)" }
             // The ledger's failed jobs: those that failed in this run, invalid specs (which never
             // run) and failures of earlier runs not retried since.
             if !failedJobs.isEmpty { text += "\nfailed (this run, earlier runs or invalid specs):" }
@@ -245,11 +243,14 @@ private extension BatchEvent {
 /// The jobs of a batch by their state in the ledger (of the jobs file when one was given).
 struct LedgerTally {
     var completed = 0, cancelled = 0, open = 0
+    /// The failed jobs, invalid specs among them.
+    var failed: [JobRecord] = []
     /// "the jobs file's 3 jobs" or "the ledger's 5 jobs".
     var scope = ""
 
     init(ledger: JobLedger, fileIDs: Set<String>?) throws {
         let mine = { (job: JobRecord) in fileIDs?.contains(job.id) ?? true }
+        failed = try ledger.jobs(in: [.failed]).filter(mine)
         completed = try ledger.jobs(in: [.completed]).filter(mine).count
         cancelled = try ledger.jobs(in: [.cancelled]).filter(mine).count
         open = try ledger.jobs(in: [.queued, .running]).filter(mine).count
